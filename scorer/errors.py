@@ -1,0 +1,28 @@
+"""Domain exceptions.
+
+Every message says what is wrong (naming the field, cell or line and quoting the
+offending text) and, where it helps, what to do about it.  The CLI turns any
+:class:`ScorerError` into a one-line message and exit status 2.
+"""
+
+from __future__ import annotations
+
+
+class ScorerError(Exception):
+    """Base class of every error the library raises on bad input."""
+
+
+class TileSetError(ScorerError, ValueError):
+    """A tile catalogue (tile-set file or inline tile) is malformed or inconsistent."""
+
+
+class BoardFormatError(ScorerError, ValueError):
+    """A board (JSON or text notation) is malformed: unknown id, bad field, clash."""
+
+
+class NotationError(BoardFormatError):
+    """The compact text notation cannot be parsed; the message names the line."""
+
+
+class TallyError(ScorerError, ValueError):
+    """A Goldland tally breaks a rule or cannot be read."""
