@@ -26,3 +26,11 @@ class NotationError(BoardFormatError):
 
 class TallyError(ScorerError, ValueError):
     """A Goldland tally breaks a rule or cannot be read."""
+
+
+class PhotoError(ScorerError):
+    """A photo cannot be used: unreadable, not an image, too large, too small, too dark, too blurry."""
+
+
+class TableNotFoundError(PhotoError):
+    """No tile grid was found in the photo; the message says what to change."""

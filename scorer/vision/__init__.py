@@ -1,0 +1,8 @@
+"""The photo pipeline: photo -> tile grid -> tiles -> figures -> Board.
+
+Stages, each a module with one public entry, in pipeline order:
+:mod:`~scorer.vision.photo` (``load_photo``), :mod:`~scorer.vision.grid`
+(``find_grid``), tile recognition, figure detection; the orchestrator
+``read_photo`` returns a :class:`scorer.board.Board` carrying per-detection
+confidences.
+"""

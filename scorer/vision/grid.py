@@ -1,0 +1,451 @@
+"""Grid detection: the homography from a photo to the top-down tile lattice.
+
+Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
+
+1. line segments (OpenCV's LSD) on the grey image;
+2. two vanishing points by RANSAC over segment pairs: the two families of tile
+   seams (any camera tilt, any in-plane rotation);
+3. projective rectification (the vanishing line sent to infinity) and an affine
+   map that makes the two families axis-parallel;
+4. the lattice period and phase of each family from the seam positions: the
+   period that explains the most seam length *and* leaves the fewest lattice
+   lines without any seam (so neither half nor double the tile size wins);
+5. refinement: every segment near a lattice line is snapped to it and the
+   homography is re-fitted (RANSAC, then least squares), a few rounds;
+6. north: of the four quarter-turns of the lattice, the one whose north points
+   most nearly to the top of the photo.
+
+The result maps photo pixels to lattice coordinates in tile units: cell
+``(i, j)`` covers ``[i, i+1] x [j, j+1]``, ``i`` east, ``j`` south.
+
+References: R. Hartley, A. Zisserman, *Multiple View Geometry*, 2nd ed., §2.7
+(affine rectification from the vanishing line), §8.6 (vanishing points).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..errors import TableNotFoundError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class GridConfig:
+    """Thresholds of grid detection (``config.toml`` section ``[grid]``)."""
+
+    work_side: int = 1280
+    min_segment: float = 0.012  # of the image diagonal
+    vp_iterations: int = 600
+    vp_angle_deg: float = 1.5
+    family_sep_deg: float = 25.0
+    min_family_segments: int = 6
+    period_min_frac: float = 0.02  # tile size bounds, fraction of the rectified span
+    period_max_frac: float = 0.8
+    snap_tol: float = 0.12  # tile units
+    refine_rounds: int = 4
+    min_seam_support: float = 0.35
+
+
+@dataclass
+class Grid:
+    """A tile lattice found in a photo.
+
+    Attributes
+    ----------
+    H : (3, 3) float64 ndarray
+        Homography from **original photo** pixels ``(x, y, 1)`` to lattice
+        coordinates in tile units.
+    shape : (int, int)
+        Photo height and width in pixels.
+    support : float
+        Share of lattice lines near the board that are backed by seams (0-1).
+    segments : int
+        Line segments that agree with the lattice.
+    """
+
+    H: np.ndarray
+    shape: tuple[int, int]
+    support: float = 0.0
+    segments: int = 0
+    debug: dict = field(default_factory=dict)
+
+    @property
+    def H_inv(self) -> np.ndarray:
+        """Homography from lattice coordinates (tile units) to photo pixels."""
+        return np.linalg.inv(self.H)
+
+    def to_lattice(self, pts: np.ndarray) -> np.ndarray:
+        """Photo pixels (N, 2) -> lattice coordinates (N, 2), tile units."""
+        return _apply(self.H, np.asarray(pts, dtype=np.float64))
+
+    def to_photo(self, pts: np.ndarray) -> np.ndarray:
+        """Lattice coordinates (N, 2), tile units -> photo pixels (N, 2)."""
+        return _apply(self.H_inv, np.asarray(pts, dtype=np.float64))
+
+    def cell_corners(self, cell: tuple[int, int]) -> np.ndarray:
+        """(4, 2) photo pixels of a cell's NW, NE, SE, SW corners."""
+        i, j = cell
+        return self.to_photo(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], dtype=np.float64))
+
+    def visible_cells(self, margin: float = 0.0) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Cells wholly inside the photo, and cells cut by the photo's edge.
+
+        Parameters
+        ----------
+        margin : float
+            Pixels a corner may lie outside the photo and still count as inside.
+        """
+        h, w = self.shape
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+        lat = self.to_lattice(corners)
+        lo = np.floor(lat.min(axis=0)).astype(int) - 1
+        hi = np.ceil(lat.max(axis=0)).astype(int) + 1
+        inside, cut = [], []
+        if np.prod(hi - lo) > 250_000:  # a degenerate lattice: the horizon is in the picture
+            return inside, cut
+        for j in range(lo[1], hi[1]):
+            for i in range(lo[0], hi[0]):
+                c = self.cell_corners((i, j))
+                ok = (c[:, 0] >= -margin) & (c[:, 0] <= w + margin) & (c[:, 1] >= -margin) & (c[:, 1] <= h + margin)
+                if ok.all():
+                    inside.append((i, j))
+                elif ok.any() or _centre_inside(c, w, h):
+                    cut.append((i, j))
+        return inside, cut
+
+    def warp_cell(self, rgb: np.ndarray, cell: tuple[int, int], size: int, *, pad: float = 0.0) -> np.ndarray:
+        """The cell cut out of the photo as a top-down ``size`` x ``size`` RGB patch.
+
+        Parameters
+        ----------
+        rgb : (H, W, 3) uint8 ndarray
+            The photo (original pixels, as ``H`` expects).
+        cell : (int, int)
+            Lattice cell.
+        size : int
+            Patch side in pixels.
+        pad : float
+            Extra border around the cell, in tiles (0.1 = 10% each side).
+        """
+        i, j = cell
+        src = np.array([[i - pad, j - pad], [i + 1 + pad, j - pad], [i + 1 + pad, j + 1 + pad], [i - pad, j + 1 + pad]])
+        dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64)
+        M = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)) @ self.H
+        return cv2.warpPerspective(rgb, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+    def rectify(self, rgb: np.ndarray, lo: tuple[int, int], hi: tuple[int, int], px: int) -> np.ndarray:
+        """Top-down picture of lattice cells ``lo`` .. ``hi`` (exclusive), ``px`` pixels per tile."""
+        T = np.array([[px, 0, -lo[0] * px], [0, px, -lo[1] * px], [0, 0, 1]], dtype=np.float64)
+        size = ((hi[0] - lo[0]) * px, (hi[1] - lo[1]) * px)
+        return cv2.warpPerspective(rgb, T @ self.H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def _centre_inside(c: np.ndarray, w: int, h: int) -> bool:
+    m = c.mean(axis=0)
+    return 0 <= m[0] <= w and 0 <= m[1] <= h
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.c_[pts, np.ones(len(pts))] @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+# ------------------------------------------------------------------ public entry
+
+
+def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
+    """Find the tile lattice in a photo.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB.
+    cfg : GridConfig, optional
+        Thresholds (defaults from ``config.toml``).
+
+    Returns
+    -------
+    Grid
+        Homography photo pixels -> lattice (tile units), north snapped to the
+        photo's top edge.
+
+    Raises
+    ------
+    TableNotFoundError
+        Too few straight seams, no two seam directions, or no regular spacing:
+        the message says what to change (closer, more light, less tilt).
+    """
+    cfg = cfg or GridConfig()
+    h, w = rgb.shape[:2]
+    scale = min(1.0, cfg.work_side / max(h, w))
+    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else rgb
+    gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    segs = _segments(gray, cfg)
+    if len(segs) < 2 * cfg.min_family_segments:
+        raise TableNotFoundError(
+            f"found only {len(segs)} straight edges in the photo: no tile grid visible; "
+            "photograph the tiles from closer, with more light and less blur"
+        )
+    # Normalise coordinates: centre at 0, unit = half the diagonal (numerically stable).
+    hs, ws = gray.shape
+    half = 0.5 * np.hypot(ws, hs)
+    N = np.array([[1 / half, 0, -ws / 2 / half], [0, 1 / half, -hs / 2 / half], [0, 0, 1]])
+    p1 = _apply(N, segs[:, :2])
+    p2 = _apply(N, segs[:, 2:4])
+    rng = np.random.default_rng(0)
+    vp1, in1 = _vanishing_point(p1, p2, np.ones(len(p1), bool), cfg, rng)
+    if vp1 is None:
+        raise TableNotFoundError("no family of parallel tile seams found; hold the camera steadier and closer")
+    d = p2 - p1
+    ang = np.arctan2(d[:, 1], d[:, 0])
+    dir1 = _direction_to(vp1, 0.5 * (p1 + p2))
+    sep = np.abs(np.sin(ang - np.arctan2(dir1[:, 1], dir1[:, 0])))
+    allowed = (~in1) & (sep > np.sin(np.radians(cfg.family_sep_deg)))
+    vp2, in2 = _vanishing_point(p1, p2, allowed, cfg, rng)
+    if vp2 is None:
+        raise TableNotFoundError(
+            "found seams in one direction only; make sure several rows and columns of tiles are in the photo"
+        )
+    H = _rectify(vp1, vp2, p1, p2, in1, in2, cfg)
+    if H is None:
+        raise TableNotFoundError(
+            "the tile seams have no regular spacing; take the photo more from above (less tilt) and closer"
+        )
+    H_small = H @ N
+    H_small, support, used = _refine(H_small, segs, cfg)
+    if support < cfg.min_seam_support:
+        raise TableNotFoundError(
+            f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
+            "take the photo from closer, with more light and less tilt"
+        )
+    S = np.diag([scale, scale, 1.0])
+    H_full = _north_up(H_small @ S, (h, w))
+    log.debug("grid: %d segments, support %.2f", used, support)
+    return Grid(H_full, (h, w), support, used)
+
+
+# ------------------------------------------------------------------ stages
+
+
+def _segments(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    lines = lsd.detect(gray)[0]
+    if lines is None:
+        return np.zeros((0, 4))
+    s = lines.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
+    keep = length > cfg.min_segment * np.hypot(*gray.shape)
+    return s[keep]
+
+
+def _direction_to(vp: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Unit directions from points towards a (homogeneous) vanishing point."""
+    if abs(vp[2]) < 1e-9:
+        d = np.tile(vp[:2], (len(pts), 1))
+    else:
+        d = vp[:2] / vp[2] - pts
+    return d / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-12)
+
+
+def _vp_inliers(vp: np.ndarray, p1: np.ndarray, p2: np.ndarray, cos_tol: float) -> np.ndarray:
+    mid = 0.5 * (p1 + p2)
+    d = p2 - p1
+    d = d / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-12)
+    to = _direction_to(vp, mid)
+    return np.abs(np.sum(d * to, axis=1)) > cos_tol
+
+
+def _vanishing_point(p1, p2, allowed, cfg: GridConfig, rng) -> tuple[np.ndarray | None, np.ndarray]:
+    idx = np.flatnonzero(allowed)
+    if len(idx) < cfg.min_family_segments:
+        return None, np.zeros(len(p1), bool)
+    L = np.cross(np.c_[p1, np.ones(len(p1))], np.c_[p2, np.ones(len(p2))])
+    L /= np.linalg.norm(L[:, :2], axis=1, keepdims=True) + 1e-12
+    length = np.linalg.norm(p2 - p1, axis=1)
+    cos_tol = np.cos(np.radians(cfg.vp_angle_deg))
+    prob = length[idx] / length[idx].sum()
+    best, best_score = None, 0.0
+    for _ in range(cfg.vp_iterations):
+        a, b = rng.choice(idx, 2, replace=False, p=prob)
+        vp = np.cross(L[a], L[b])
+        n = np.linalg.norm(vp)
+        if n < 1e-12:
+            continue
+        vp /= n
+        inl = _vp_inliers(vp, p1, p2, cos_tol) & allowed
+        score = length[inl].sum()
+        if score > best_score:
+            best, best_score = vp, score
+    if best is None:
+        return None, np.zeros(len(p1), bool)
+    inl = _vp_inliers(best, p1, p2, cos_tol) & allowed
+    if inl.sum() < cfg.min_family_segments:
+        return None, inl
+    # Least squares: the point closest to all inlier lines (weighted by length).
+    A = L[inl] * length[inl, None]
+    _, _, vt = np.linalg.svd(A)
+    vp = vt[-1] / np.linalg.norm(vt[-1])
+    inl = _vp_inliers(vp, p1, p2, cos_tol) & allowed
+    return vp, inl
+
+
+def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> np.ndarray | None:
+    """Homography (normalised image -> lattice units) from two vanishing points and seam spacing."""
+    l = np.cross(vp1, vp2)
+    if abs(l[2]) < 1e-9:
+        return None
+    l = l / l[2]
+    Hp = np.array([[1, 0, 0], [0, 1, 0], [l[0], l[1], 1.0]])
+    d1 = Hp @ vp1
+    d2 = Hp @ vp2
+    D = np.array([[d1[0], d2[0]], [d1[1], d2[1]]])
+    if abs(np.linalg.det(D)) < 1e-12:
+        return None
+    Ainv = np.linalg.inv(D)
+    A = np.eye(3)
+    A[:2, :2] = Ainv
+    M = A @ Hp
+    q1 = _apply(M, p1)
+    q2 = _apply(M, p2)
+    # Family 1 runs along u (direction e1): its lines are told apart by v; family 2 by u.
+    mid = 0.5 * (q1 + q2)
+    length = np.linalg.norm(q2 - q1, axis=1)
+    res = []
+    for coord, inl in ((1, in1), (0, in2)):
+        vals = mid[inl, coord]
+        wts = length[inl]
+        found = _period(vals, wts, cfg)
+        if found is None:
+            return None
+        res.append(found)
+    (pv, phv), (pu, phu) = res
+    S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
+    return S @ M
+
+
+def _period(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> tuple[float, float] | None:
+    """Lattice period and phase of seam positions ``vals`` (weights ``wts``)."""
+    if len(vals) < 3:
+        return None
+    lo, hi = np.percentile(vals, [2, 98])
+    span = hi - lo
+    if span <= 0:
+        return None
+    periods = np.geomspace(span * cfg.period_min_frac, span * cfg.period_max_frac, 400)
+    best, best_score = None, 0.0
+    total = wts.sum()
+    nb = 48
+    for p in periods:
+        ph = np.mod(vals - lo, p) / p
+        hist = np.bincount((ph * nb).astype(int) % nb, weights=wts, minlength=nb)
+        win = hist + np.roll(hist, 1) + np.roll(hist, -1)
+        k = int(np.argmax(win))
+        explained = win[k] / total
+        phase = lo + (k + 0.5) / nb * p
+        # Support: share of lattice lines within the span that carry seam weight.
+        n_lines = int(np.floor((hi - phase) / p)) - int(np.ceil((lo - phase) / p)) + 1
+        if n_lines < 2:
+            continue
+        idx = np.round((vals - phase) / p)
+        near = np.abs(vals - phase - idx * p) < 0.06 * p
+        lines_hit = len(np.unique(idx[near]))
+        support = min(1.0, lines_hit / n_lines)
+        score = explained * support
+        if score > best_score:
+            best, best_score = (p, phase), score
+    if best is None:
+        return None
+    p, phase = best
+    # Refine the phase: weighted circular mean of the seams near the lattice lines.
+    ang = 2 * np.pi * (vals - phase) / p
+    near = np.cos(ang) > np.cos(2 * np.pi * 0.08)
+    if near.any():
+        c = np.sum(wts[near] * np.cos(ang[near]))
+        s = np.sum(wts[near] * np.sin(ang[near]))
+        phase += np.arctan2(s, c) / (2 * np.pi) * p
+    return p, phase
+
+
+def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float, int]:
+    """Snap segments to their nearest lattice lines and re-fit the homography."""
+    used = 0
+    for rnd in range(cfg.refine_rounds):
+        a = _apply(H, segs[:, :2])
+        b = _apply(H, segs[:, 2:4])
+        d = b - a
+        horiz = np.abs(d[:, 0]) > 3 * np.abs(d[:, 1])
+        vert = np.abs(d[:, 1]) > 3 * np.abs(d[:, 0])
+        tol = cfg.snap_tol if rnd else 2 * cfg.snap_tol
+        src, dst = [], []
+        for mask, coord in ((horiz, 1), (vert, 0)):
+            for P, Q in ((a, segs[:, :2]), (b, segs[:, 2:4])):
+                r = np.round(P[mask, coord])
+                ok = np.abs(P[mask, coord] - r) < tol
+                target = P[mask].copy()
+                target[:, coord] = r
+                src.append(Q[mask][ok])
+                dst.append(target[ok])
+        src = np.concatenate(src)
+        dst = np.concatenate(dst)
+        used = len(src) // 2
+        if len(src) < 8:
+            break
+        H_new, inl = cv2.findHomography(src, dst, cv2.RANSAC, 0.05)
+        if H_new is None:
+            break
+        H = H_new
+    # Support: lattice lines (inside the board's span) backed by at least one seam.
+    a = _apply(H, segs[:, :2])
+    b = _apply(H, segs[:, 2:4])
+    mid = 0.5 * (a + b)
+    d = b - a
+    lines = 0
+    hit = 0
+    for coord, mask in ((1, np.abs(d[:, 0]) > 3 * np.abs(d[:, 1])), (0, np.abs(d[:, 1]) > 3 * np.abs(d[:, 0]))):
+        v = mid[mask, coord]
+        if len(v) == 0:
+            continue
+        near = np.abs(v - np.round(v)) < cfg.snap_tol
+        lo, hi = np.percentile(v[near], [5, 95]) if near.any() else (0, 0)
+        want = np.arange(np.ceil(lo), np.floor(hi) + 1)
+        got = set(np.round(v[near]).astype(int))
+        lines += len(want)
+        hit += sum(1 for k in want if int(k) in got)
+    support = hit / lines if lines else 0.0
+    return H, support, used
+
+
+def _north_up(H: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Turn/flip the lattice so it is not mirrored and north points to the photo's top."""
+    h, w = shape
+    c = np.array([[w / 2, h / 2]])
+    up = np.array([[w / 2, h / 2 - 10]])
+    right = np.array([[w / 2 + 10, h / 2]])
+    pc, pu, pr = (_apply(H, p)[0] for p in (c, up, right))
+    # Mirror check: image right x image up must keep its handedness in the lattice.
+    du, dr = pu - pc, pr - pc
+    if du[0] * dr[1] - du[1] * dr[0] < 0:  # mirrored relative to the photo
+        H = np.diag([-1.0, 1.0, 1.0]) @ H
+        pc, pu = _apply(H, c)[0], _apply(H, up)[0]
+        du = pu - pc
+    # Quarter turn that sends the image's up direction closest to lattice north (0, -1).
+    best = None
+    for k in range(4):
+        R = _quarter(k)
+        v = R[:2, :2] @ du
+        score = -v[1] / (np.linalg.norm(v) + 1e-12)
+        if best is None or score > best[0]:
+            best = (score, R)
+    return best[1] @ H
+
+
+def _quarter(k: int) -> np.ndarray:
+    """Rotation of lattice coordinates by k quarter turns (integer lattice kept)."""
+    c, s = [(1, 0), (0, 1), (-1, 0), (0, -1)][k % 4]
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], dtype=np.float64)
