@@ -18,8 +18,9 @@ A tile-set file (``scorer/data/tiles/*.json`` or a user's own file given with
 Tile-level keys: ``id``, ``count``, optional ``name``, ``start`` (how many of the
 ``count`` copies are the start tile), ``gold`` (Goldmines symbol), ``sheriff``
 (Sheriff star), ``river`` (``spring``, ``lake``, ``fork`` or ``river``: its role
-when placing river tiles), ``art`` (file-name stem of the tile's published art) and
-``note``.
+when placing river tiles), ``art`` (file-name stem of the tile's published art),
+``art_rot`` (clockwise quarter turns by which that art shows the tile turned from
+catalogue orientation) and ``note``.
 
 Consistency checked on load (``rules.md`` section 1): every side holds at most one
 edge feature; every half-side belongs to exactly one field unless its side is a
@@ -267,7 +268,7 @@ class TileType:
         if with_id:
             out["id"] = self.id
             out["count"] = self.count
-        for key in ("name", "start", "gold", "sheriff", "river", "art", "note"):
+        for key in ("name", "start", "gold", "sheriff", "river", "art", "art_rot", "note"):
             if key in self.meta and self.meta[key] not in (None, False):
                 out[key] = self.meta[key]
         if not with_id and "name" not in out and self.id:
@@ -382,11 +383,13 @@ def parse_tile(obj: Any, where: str, *, tile_id: str | None = None, set_name: st
     if not isinstance(feats_obj, list) or not feats_obj:
         raise TileSetError(f"{where}: 'features' must be a non-empty list")
     feats = tuple(parse_feature(f, f"{where} features[{i}]") for i, f in enumerate(feats_obj))
-    known = {"id", "count", "features", "name", "start", "gold", "sheriff", "river", "art", "note"}
+    known = {"id", "count", "features", "name", "start", "gold", "sheriff", "river", "art", "art_rot", "note"}
     for key in obj:
         if key not in known:
             raise TileSetError(f"{where}: unknown tile key {key!r}; known: {', '.join(sorted(known))}")
-    meta = {k: obj[k] for k in ("name", "start", "gold", "sheriff", "river", "art", "note") if k in obj}
+    meta = {k: obj[k] for k in ("name", "start", "gold", "sheriff", "river", "art", "art_rot", "note") if k in obj}
+    if meta.get("art_rot", 0) not in (0, 1, 2, 3):
+        raise TileSetError(f"{where}: 'art_rot' must be 0-3 (clockwise quarter turns), got {meta['art_rot']!r}")
     if "river" in meta and meta["river"] not in RIVER_ROLES:
         raise TileSetError(f"{where}: 'river' must be one of {', '.join(RIVER_ROLES)}, got {meta['river']!r}")
     start = meta.get("start", 0)
