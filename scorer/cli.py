@@ -105,3 +105,7 @@ def verify(board_path: str, claimed: str, mid_game: bool, as_json: bool, tile_fi
 from .goldland_cli import goldland  # noqa: E402
 
 main.add_command(goldland)
+
+from .evaluate_cli import evaluate  # noqa: E402
+
+main.add_command(evaluate)
