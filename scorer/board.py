@@ -526,6 +526,10 @@ def read_board(path: str | Path, *, tile_sets: Iterable[str | Path | TileSet] = 
             return Board.from_json(text, tile_sets=tile_sets)
         except BoardFormatError as exc:
             raise BoardFormatError(f"{path.name}: {exc}") from None
+    from .errors import NotationError
     from .notation import parse_notation
 
-    return parse_notation(text, tile_sets=tile_sets)
+    try:
+        return parse_notation(text, tile_sets=tile_sets)
+    except NotationError as exc:
+        raise NotationError(f"{path.name}: {exc}") from None
