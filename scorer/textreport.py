@@ -24,13 +24,22 @@ def _cells(cells: list[list[int]], limit: int = 4) -> str:
 
 
 def _detail(entry: dict[str, Any]) -> str:
-    skip = {"kind", "cells", "complete", "owners", "points"}
+    skip = {"kind", "cells", "complete", "owners", "points", "city_cells"}
     parts = []
     for key, value in entry.items():
         if key in skip or value in (None, False, 0, [], {}):
             continue
         parts.append(f"{key} {value}" if not isinstance(value, bool) else key)
     return ", ".join(parts)
+
+
+def _extra(e: dict[str, Any]) -> str:
+    if e.get("kind") == "gold_bars":
+        return f"{e.get('bars')} gold bars"
+    if e.get("kind") == "ore_points":
+        return "revealed ore tokens"
+    rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("kind", "player", "points"))
+    return f"{e.get('kind', '').replace('_', ' ')} {rest}".strip()
 
 
 def format_report(report: Report) -> str:
@@ -51,8 +60,7 @@ def format_report(report: Report) -> str:
     if report.extras:
         lines += ["", "Other points:"]
         for e in report.extras:
-            rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("kind", "player", "points"))
-            lines.append(f"  {e.get('player')}: {e['kind'].replace('_', ' ')} {rest} -> {e.get('points', 0)} points")
+            lines.append(f"  {e.get('player')}: {_extra(e)} -> {e.get('points', 0)} points")
     if report.awards:
         lines += ["", "Tokens handed out:"]
         for a in report.awards:

@@ -160,8 +160,16 @@ def _suspects(report: Report, player: str, diff: int) -> list[str]:
         elif diff < 0 and mine and pts == size:
             out.append(f"{label}: not counted?")
     for e in report.extras:
-        if e.get("player") == player and e.get("points") == size:
+        if e.get("player") != player:
+            continue
+        if e.get("points") == size:
             out.append(f"{e['kind'].replace('_', ' ')} ({e['points']} points): {'counted twice' if diff > 0 else 'not counted'}?")
+        if e.get("kind") == "gold_bars" and e.get("bars"):
+            bars, right = e["bars"], e["points"] // e["bars"]
+            for per in (1, 2, 3, 4):
+                if per != right and bars * per - e["points"] == diff:
+                    out.append(f"{bars} gold bars counted at {per} point(s) each instead of {right} "
+                               "(seed 001: 1-3 bars 1 each, 4-6 2, 7-9 3, 10+ 4)?")
     if diff < 0 and not out:
         out.append(f"{size} points short: check the score track and the features listed")
     elif diff > 0 and not out:
