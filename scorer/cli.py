@@ -109,3 +109,8 @@ main.add_command(goldland)
 from .evaluate_cli import evaluate  # noqa: E402
 
 main.add_command(evaluate)
+
+from .render_cli import render, tiles  # noqa: E402
+
+main.add_command(render)
+main.add_command(tiles)
