@@ -6,29 +6,12 @@ on stderr and exit status 2, with no traceback and no file written.
 
 from __future__ import annotations
 
-import functools
 import logging
 import sys
 
 import click
 
-from .errors import ScorerError
-
-EXIT_BAD_INPUT = 2
-
-
-def handle_errors(func):
-    """Decorate a click command so that domain errors exit with status 2 and one line."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except ScorerError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-
-    return wrapper
+from .cliutil import EXIT_BAD_INPUT, handle_errors  # noqa: F401  (re-exported)
 
 
 @click.group()

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .board import read_board
-from .cli import handle_errors
+from .cliutil import handle_errors
 from .errors import ScorerError
 from .fileio import write_atomic
 from .geometry import SIDES
