@@ -97,3 +97,7 @@ from .render_cli import render, tiles  # noqa: E402
 
 main.add_command(render)
 main.add_command(tiles)
+
+from .generate_cli import generate  # noqa: E402
+
+main.add_command(generate)
