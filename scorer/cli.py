@@ -36,24 +36,111 @@ def _load(board_path: str, tile_files: tuple[str, ...]):
 
 
 @main.command()
-@click.argument("board_path", metavar="BOARD", type=click.Path(dir_okay=False))
+@click.argument("sources", metavar="BOARD|PHOTO...", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--final", is_flag=True, help="End-of-game scoring (default: what the last tile completed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the carcassonne-score/1 JSON report.")
+@click.option("--camera", type=int, default=None, metavar="N", help="Read a frame from webcam N instead of a file.")
+@click.option("--game", type=click.Choice(["carcassonne", "goldrush"]), default=None,
+              help="The game on the photo (guessed from the tiles when not given).")
+@click.option("--players", default=None, metavar="LIST", help="Colours in turn order, e.g. red,blue,green.")
+@click.option("--appearance", default=None, metavar="NAME|FILE",
+              help="Tile appearance learned with `scorer calibrate` (for editions with other art).")
+@click.option("--art-dir", default=None, type=click.Path(file_okay=False), hidden=True)
+@click.option("--jobs", type=int, default=None, help="Photos read in parallel (default: CPU count).")
 @_tiles_option
 @handle_errors
-def score(board_path: str, final: bool, as_json: bool, tile_files: tuple[str, ...]) -> None:
-    """Score BOARD (board JSON or text notation): a table per player and the breakdown per feature."""
+def score(sources: tuple[str, ...], final: bool, as_json: bool, camera: int | None, game: str | None,
+          players: str | None, appearance: str | None, art_dir: str | None, jobs: int | None,
+          tile_files: tuple[str, ...]) -> None:
+    """Score a typed board or read and score table photos.
+
+    BOARD (board JSON or text notation): a table per player and the breakdown per
+    feature.  PHOTO (JPEG, PNG, HEIC; several at once run in parallel): also saves
+    PHOTO.board.json (what was read, with confidences) and PHOTO.annotated.jpg, and
+    prints a small map of the board and the detections least sure of themselves.
+    """
     import json
 
+    from .errors import ScorerError
+    from .photoscore import is_photo
+
+    if camera is None and not sources:
+        raise ScorerError("give a board file, one or more photos, or --camera N")
+    colours = [c.strip() for c in players.split(",") if c.strip()] if players else None
+    if camera is not None or any(is_photo(s) for s in sources):
+        _score_photos(sources, camera, final=final, as_json=as_json, game=game, players=colours,
+                      appearance=appearance, art_dir=art_dir, jobs=jobs, tile_files=tile_files)
+        return
     from .scoring import score as run_score
     from .textreport import format_report
 
-    board = _load(board_path, tile_files)
+    if len(sources) > 1:
+        raise ScorerError("score one board file at a time (several photos may be given at once)")
+    board = _load(sources[0], tile_files)
     report = run_score(board, "final" if final else "completed")
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
         click.echo(format_report(report), nl=False)
+
+
+def _score_one(args: tuple) -> tuple[str, object]:
+    """Worker: score one photo; returns (source, PhotoScore or error message)."""
+    from .errors import ScorerError
+    from .photoscore import score_photo
+
+    source, kwargs = args
+    try:
+        return source, score_photo(source, **kwargs)
+    except ScorerError as exc:
+        return source, f"{exc}"
+
+
+def _score_photos(sources, camera, *, final, as_json, game, players, appearance, art_dir, jobs, tile_files):
+    import json
+    import os
+
+    from .errors import ScorerError
+    from .photoscore import is_photo, score_photo
+
+    appearance_obj = None
+    if appearance:
+        from .vision.appearance import load_appearance
+
+        appearance_obj = load_appearance(appearance)
+    kwargs = dict(final=final, game=game, players=players, tile_sets=tile_files, appearance=appearance_obj,
+                  art_dir=art_dir)
+    results = []
+    if camera is not None:
+        from .vision.photo import grab_frame
+
+        results.append((f"camera{camera}", score_photo(grab_frame(camera), name=f"camera{camera}", **kwargs)))
+    not_photos = [s for s in sources if not is_photo(s)]
+    if not_photos:
+        raise ScorerError(f"{not_photos[0]}: not a photo (JPEG, PNG, HEIC); score board files one at a time")
+    photos = list(sources)
+    if len(photos) == 1:
+        results.append(_score_one((photos[0], kwargs)))
+    elif photos:
+        from concurrent.futures import ProcessPoolExecutor
+
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(photos)))
+        with ProcessPoolExecutor(workers) as pool, click.progressbar(
+                length=len(photos), label="reading photos", file=sys.stderr) as bar:
+            for res in pool.map(_score_one, [(p, kwargs) for p in photos]):
+                results.append(res)
+                bar.update(1)
+    failed = [(s, r) for s, r in results if isinstance(r, str)]
+    if len(results) == 1 and failed:
+        raise ScorerError(failed[0][1])
+    if as_json:
+        out = [r.report.to_dict() if not isinstance(r, str) else {"source": s, "error": r} for s, r in results]
+        click.echo(json.dumps(out[0] if len(out) == 1 else out, indent=2))
+    else:
+        for s, r in results:
+            click.echo(f"error: {s}: {r}" if isinstance(r, str) else r.summary(), err=isinstance(r, str))
+    if failed:
+        sys.exit(EXIT_BAD_INPUT)
 
 
 @main.command()
