@@ -164,7 +164,7 @@ def verify(board_path: str, claimed: str, mid_game: bool, as_json: bool, tile_fi
 
     claims = parse_claims(claimed)
     board = _load(board_path, tile_files)
-    result = run_verify(board, claims, mode="completed" if mid_game else "final")
+    result = run_verify(board, claims, mode="completed" if mid_game else "final", board_path=board_path)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -188,3 +188,10 @@ main.add_command(tiles)
 from .generate_cli import generate  # noqa: E402
 
 main.add_command(generate)
+
+from .fix_cli import fix, review, sheet, undo  # noqa: E402
+
+main.add_command(fix)
+main.add_command(undo)
+main.add_command(review)
+main.add_command(sheet)

@@ -91,6 +91,10 @@ def format_verification(v: Verification) -> str:
             lines.append(f"  {f['kind']} {_cells(f['cells'])}: {f['points']} points")
         for s in c.suspects:
             lines.append(f"  suspect: {s}")
+    if v.corrections:
+        lines += ["", "One correction of the board would explain every difference (likely misread):"]
+        for c in v.corrections:
+            lines.append(f"  {c['description']}:  {c['command']}")
     lines.append("")
     lines.append("All claimed totals match." if v.ok else "Some claimed totals differ (see above).")
     return "\n".join(lines) + "\n"

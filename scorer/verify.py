@@ -54,10 +54,15 @@ class PlayerCheck:
 
 @dataclass
 class Verification:
-    """Every claimed player's check and the scoring report they were checked against."""
+    """Every claimed player's check and the scoring report they were checked against.
+
+    ``corrections``: single corrections of the board (a figure's colour, a
+    farmer's field, one tile) that would make every claim match, most likely first.
+    """
 
     checks: list[PlayerCheck]
     report: Report
+    corrections: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -65,7 +70,8 @@ class Verification:
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "carcassonne-verify/1", "ok": self.ok,
-                "players": [c.to_dict() for c in self.checks], "score": self.report.to_dict()}
+                "players": [c.to_dict() for c in self.checks], "corrections": self.corrections,
+                "score": self.report.to_dict()}
 
 
 def parse_claims(text: str) -> dict[str, int]:
@@ -104,7 +110,8 @@ def _where(entry: dict[str, Any]) -> str:
     return f" at {x},{y}{more}"
 
 
-def verify(board: Board, claimed: dict[str, int], *, mode: str = "final") -> Verification:
+def verify(board: Board, claimed: dict[str, int], *, mode: str = "final", corrections: bool = True,
+           board_path: str = "BOARD") -> Verification:
     """Compare claimed totals with track + computed points.
 
     Parameters
@@ -115,6 +122,11 @@ def verify(board: Board, claimed: dict[str, int], *, mode: str = "final") -> Ver
         The totals the players say they have, in points.
     mode : {"final", "completed"}
         Scoring mode for the computed points (``final`` at the end of the game).
+    corrections : bool
+        Also search for one correction of the board that explains every
+        difference (:func:`scorer.corrections.suggest_corrections`).
+    board_path : str
+        The board file's name, for the ``scorer fix`` command lines suggested.
 
     Returns
     -------
@@ -142,7 +154,15 @@ def verify(board: Board, claimed: dict[str, int], *, mode: str = "final") -> Ver
         if diff:
             check.suspects = _suspects(report, player, diff)
         checks.append(check)
-    return Verification(checks, report)
+    result = Verification(checks, report)
+    if corrections and not result.ok:
+        from .corrections import fix_command, suggest_corrections
+
+        for c in suggest_corrections(board, claimed, mode)[:3]:
+            c = dict(c)
+            c["command"] = fix_command(c["op"], c["args"], board_path)
+            result.corrections.append(c)
+    return result
 
 
 def _suspects(report: Report, player: str, diff: int) -> list[str]:

@@ -127,3 +127,13 @@ def test_missing_file_and_bad_claims(tmp_path):
     assert bad.exit_code == 2 and "expected colour=points" in bad.output
     other = run("verify", path, "--claimed", "blue=3")
     assert other.exit_code == 2 and "does not play on this board" in other.output
+
+
+def test_verify_names_one_correction_that_explains_claims():
+    """Given blue claims red's city (the meeple's colour misread), when verified, then recolouring that meeple is suggested."""
+    result = run("verify", str(EXAMPLES / "base-midgame.txt"), "--completed", "--claimed", "red=12,blue=13", "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.output)
+    first = out["corrections"][0]
+    assert first["totals"]["red"] == 12 and first["totals"]["blue"] == 13
+    assert first["command"].endswith("meeple 0,0 red N --colour blue")

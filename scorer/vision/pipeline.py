@@ -162,7 +162,7 @@ def read_photo_full(
 
 def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, figs: Any, grid: Grid,
               players: Sequence[str] | None) -> Board:
-    """Build the Board from the stages' readings (cells shifted so the board starts near 0,0)."""
+    """Build the Board from the stages' readings; board cells are the lattice cells of the grid."""
     board = Board(game=game, expansions=expansions, catalog=catalog)
     for (x, y), r in sorted(tiles.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         extra = {"confidence": round(float(r.confidence), 3)}
