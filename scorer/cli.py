@@ -195,3 +195,7 @@ main.add_command(fix)
 main.add_command(undo)
 main.add_command(review)
 main.add_command(sheet)
+
+from .synth_cli import synth  # noqa: E402
+
+main.add_command(synth)

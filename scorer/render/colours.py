@@ -79,10 +79,20 @@ def imread_rgb(path: str | Path) -> np.ndarray:
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
     if img is None:
         raise ScorerError(f"cannot read image {str(path)!r}: missing or not an image file")
-    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    return bgr_to_rgb(img)
 
 
-def encode_image(rgb: np.ndarray, ext: str = ".png") -> bytes:
+def bgr_to_rgb(bgr: np.ndarray) -> np.ndarray:
+    """OpenCV's BGR order to the project's RGB (the one conversion point)."""
+    return np.ascontiguousarray(bgr[..., ::-1])
+
+
+def rgb_to_bgr(rgb: np.ndarray) -> np.ndarray:
+    """The project's RGB to OpenCV's BGR, for OpenCV's writers."""
+    return np.ascontiguousarray(rgb[..., ::-1])
+
+
+def encode_image(rgb: np.ndarray, ext: str = ".png", *, quality: int | None = None) -> bytes:
     """Encode an RGB picture as file bytes (PNG by default).
 
     Parameters
@@ -91,6 +101,8 @@ def encode_image(rgb: np.ndarray, ext: str = ".png") -> bytes:
         RGB picture.
     ext : str
         File extension telling the format: ``.png``, ``.jpg``...
+    quality : int, optional
+        JPEG quality 1-100 (default OpenCV's 95).
 
     Returns
     -------
@@ -105,7 +117,8 @@ def encode_image(rgb: np.ndarray, ext: str = ".png") -> bytes:
     if not isinstance(rgb, np.ndarray) or rgb.dtype != np.uint8 or rgb.ndim != 3 or rgb.shape[2] != 3:
         raise ScorerError("image to encode: expected an (H, W, 3) uint8 RGB array")
     try:
-        ok, buf = cv2.imencode(ext, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+        params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)] if quality is not None else []
+        ok, buf = cv2.imencode(ext, rgb_to_bgr(rgb), params)
     except cv2.error:
         ok = False
     if not ok:

@@ -6,7 +6,8 @@ as the phone showed it, refuses decompression bombs before decoding, and
 downscales very large photos while decoding (JPEG draft mode) to the working
 size of the pipeline.  Webcam frames come from :func:`grab_frame`.
 
-This is the only place where OpenCV's BGR order is converted.
+OpenCV's BGR order is converted in one place only:
+:func:`scorer.render.colours.bgr_to_rgb` / :func:`~scorer.render.colours.rgb_to_bgr`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PhotoError
+from ..render.colours import bgr_to_rgb
 
 log = logging.getLogger(__name__)
 
@@ -143,13 +145,3 @@ def grab_frame(camera: int = 0, *, warmup: int = 5) -> np.ndarray:
     finally:
         cap.release()
     return bgr_to_rgb(frame)
-
-
-def bgr_to_rgb(bgr: np.ndarray) -> np.ndarray:
-    """OpenCV's BGR order to the pipeline's RGB (the one conversion point)."""
-    return np.ascontiguousarray(bgr[..., ::-1])
-
-
-def rgb_to_bgr(rgb: np.ndarray) -> np.ndarray:
-    """The pipeline's RGB to OpenCV's BGR, for writing images with OpenCV."""
-    return np.ascontiguousarray(rgb[..., ::-1])
