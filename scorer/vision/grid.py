@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 class GridConfig:
     """Thresholds of grid detection (``config.toml`` section ``[grid]``)."""
 
-    work_side: int = 1280
-    min_segment: float = 0.012  # of the image diagonal
+    work_side: int = 1600
+    min_segment: float = 0.009  # of the image diagonal
     vp_iterations: int = 600
     vp_angle_deg: float = 1.5
     family_sep_deg: float = 25.0
@@ -50,6 +50,11 @@ class GridConfig:
     snap_tol: float = 0.12  # tile units
     refine_rounds: int = 4
     min_seam_support: float = 0.35
+    max_families: int = 4
+    family_angle_deg: float = 2.5
+    max_cos: float = 0.25  # of the angle between the two families on the table
+    period_candidates: int = 3
+    min_framed_cells: int = 2
 
 
 @dataclass
@@ -199,26 +204,51 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     p1 = _apply(N, segs[:, :2])
     p2 = _apply(N, segs[:, 2:4])
     rng = np.random.default_rng(0)
-    vp1, in1 = _vanishing_point(p1, p2, np.ones(len(p1), bool), cfg, rng)
-    if vp1 is None:
-        raise TableNotFoundError("no family of parallel tile seams found; hold the camera steadier and closer")
-    d = p2 - p1
-    ang = np.arctan2(d[:, 1], d[:, 0])
-    dir1 = _direction_to(vp1, 0.5 * (p1 + p2))
-    sep = np.abs(np.sin(ang - np.arctan2(dir1[:, 1], dir1[:, 0])))
-    allowed = (~in1) & (sep > np.sin(np.radians(cfg.family_sep_deg)))
-    vp2, in2 = _vanishing_point(p1, p2, allowed, cfg, rng)
-    if vp2 is None:
+    # Several candidate families (vanishing points): tile seams, but also wood grain,
+    # cloth patterns or clutter.  Every pair that could be perpendicular on the table
+    # is tried; the lattice that explains the most seam length wins.
+    vps: list[tuple[np.ndarray, np.ndarray]] = []
+    allowed = np.ones(len(p1), bool)
+    wide = np.cos(np.radians(cfg.family_angle_deg))
+    for _ in range(cfg.max_families + 2):
+        vp, inl = _vanishing_point(p1, p2, allowed, cfg, rng)
+        if vp is None:
+            break
+        allowed &= ~inl
+        # Every segment pointing at the vanishing point (within a wider angle) belongs to
+        # the family, also those another family's RANSAC took first.
+        family = _vp_inliers(vp, p1, p2, wide)
+        if any(_same_family(vp, other, p1, p2) for other, _ in vps):
+            continue
+        vps.append((vp, family))
+        if len(vps) == cfg.max_families:
+            break
+    if len(vps) < 2:
         raise TableNotFoundError(
             "found seams in one direction only; make sure several rows and columns of tiles are in the photo"
         )
-    H = _rectify(vp1, vp2, p1, p2, in1, in2, cfg)
-    if H is None:
+    best = None
+    tol = 2 * cfg.snap_tol
+    for a in range(len(vps)):
+        for b in range(a + 1, len(vps)):
+            (vp1, in1), (vp2, in2) = vps[a], vps[b]
+            if _perpendicularity(vp1, vp2) > cfg.max_cos:
+                continue
+            log.debug("families %d, %d: %d and %d segments, perpendicularity %.2f", a, b, in1.sum(), in2.sum(),
+                      _perpendicularity(vp1, vp2))
+            for H in _rectify(vp1, vp2, p1, p2, in1, in2, cfg):
+                framed = _framed_cells(H @ N, segs, tol)
+                log.debug("  lattice candidate frames %.2f", framed)
+                if best is None or framed > best[1]:
+                    best = (H @ N, framed)
+    if best is None or best[1] < cfg.min_framed_cells:
         raise TableNotFoundError(
-            "the tile seams have no regular spacing; take the photo more from above (less tilt) and closer"
+            "no regular tile grid found (no cells framed by seams); take the photo closer, "
+            "more from above (less tilt) and with more light"
         )
-    H_small = H @ N
-    H_small, support, used = _refine(H_small, segs, cfg)
+    H_small, support, used, _ = _refine(best[0], segs, cfg)
+    framed = _framed_cells(H_small, segs, cfg.snap_tol)
+    log.debug("grid: %d cells framed before refinement, %d after", best[1], framed)
     if support < cfg.min_seam_support:
         raise TableNotFoundError(
             f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
@@ -227,7 +257,7 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     S = np.diag([scale, scale, 1.0])
     H_full = _north_up(H_small @ S, (h, w))
     log.debug("grid: %d segments, support %.2f", used, support)
-    return Grid(H_full, (h, w), support, used)
+    return Grid(H_full, (h, w), support, used, {"framed_cells": framed})
 
 
 # ------------------------------------------------------------------ stages
@@ -251,6 +281,13 @@ def _direction_to(vp: np.ndarray, pts: np.ndarray) -> np.ndarray:
     else:
         d = vp[:2] / vp[2] - pts
     return d / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-12)
+
+
+def _same_family(vp1: np.ndarray, vp2: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> bool:
+    """Whether two vanishing points give nearly the same direction at every segment (within 2 degrees)."""
+    mid = 0.5 * (p1 + p2)
+    c = np.abs(np.sum(_direction_to(vp1, mid) * _direction_to(vp2, mid), axis=1))
+    return bool(np.median(c) > np.cos(np.radians(2.0)))
 
 
 def _vp_inliers(vp: np.ndarray, p1: np.ndarray, p2: np.ndarray, cos_tol: float) -> np.ndarray:
@@ -295,52 +332,79 @@ def _vanishing_point(p1, p2, allowed, cfg: GridConfig, rng) -> tuple[np.ndarray 
     return vp, inl
 
 
-def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> np.ndarray | None:
-    """Homography (normalised image -> lattice units) from two vanishing points and seam spacing."""
+def _perpendicularity(vp1: np.ndarray, vp2: np.ndarray) -> float:
+    """|cos| of the angle on the table between two families, at the most favourable focal length.
+
+    With the principal point at the image centre and focal length ``f`` (in units
+    of half the image diagonal), the image of the absolute conic is
+    ``diag(1, 1, f^2)^-1`` up to scale; two vanishing points of perpendicular
+    directions satisfy ``v1^T w v2 = 0`` (Hartley & Zisserman §8.6).  Phone and
+    webcam lenses have ``f`` between about 0.6 and 4 half-diagonals.
+    """
+    best = 1.0
+    for f in np.geomspace(0.6, 4.0, 24):
+        w = np.array([1 / f**2, 1 / f**2, 1.0])
+        num = abs(np.sum(vp1 * w * vp2))
+        den = np.sqrt(np.sum(vp1 * w * vp1) * np.sum(vp2 * w * vp2)) + 1e-15
+        best = min(best, num / den)
+    return best
+
+
+def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> list[np.ndarray]:
+    """Candidate homographies (normalised image -> lattice units) from two vanishing points.
+
+    The vanishing line is sent to infinity and the two families made
+    axis-parallel (Hartley & Zisserman §2.7); each family's seam positions then
+    give a few candidate periods and phases, and every combination is returned.
+    """
     l = np.cross(vp1, vp2)
     if abs(l[2]) < 1e-9:
-        return None
+        return []
     l = l / l[2]
     Hp = np.array([[1, 0, 0], [0, 1, 0], [l[0], l[1], 1.0]])
     d1 = Hp @ vp1
     d2 = Hp @ vp2
     D = np.array([[d1[0], d2[0]], [d1[1], d2[1]]])
     if abs(np.linalg.det(D)) < 1e-12:
-        return None
-    Ainv = np.linalg.inv(D)
+        return []
     A = np.eye(3)
-    A[:2, :2] = Ainv
+    A[:2, :2] = np.linalg.inv(D)
     M = A @ Hp
     q1 = _apply(M, p1)
     q2 = _apply(M, p2)
     # Family 1 runs along u (direction e1): its lines are told apart by v; family 2 by u.
     mid = 0.5 * (q1 + q2)
     length = np.linalg.norm(q2 - q1, axis=1)
-    res = []
-    for coord, inl in ((1, in1), (0, in2)):
-        vals = mid[inl, coord]
-        wts = length[inl]
-        found = _period(vals, wts, cfg)
-        if found is None:
-            return None
-        res.append(found)
-    (pv, phv), (pu, phu) = res
-    S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
-    return S @ M
+    cands_v = _periods(mid[in1, 1], length[in1], cfg)
+    cands_u = _periods(mid[in2, 0], length[in2], cfg)
+    out = []
+    for pv, phv in cands_v:
+        for pu, phu in cands_u:
+            if not 0.2 < pu / pv < 5:  # tiles are square: the aspect left after rectification is moderate
+                continue
+            S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
+            out.append(S @ M)
+    return out
 
 
-def _period(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> tuple[float, float] | None:
-    """Lattice period and phase of seam positions ``vals`` (weights ``wts``)."""
+def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> list[tuple[float, float]]:
+    """Candidate lattice periods and phases of seam positions ``vals`` (weights ``wts``), best first.
+
+    A period scores by the seam length it explains times the share of its
+    lattice lines (within the seams' span) that carry any seam: half the tile
+    size explains as much but leaves every other line empty, double the tile
+    size fills its lines but explains half.
+    """
     if len(vals) < 3:
-        return None
+        return []
     lo, hi = np.percentile(vals, [2, 98])
     span = hi - lo
     if span <= 0:
-        return None
-    periods = np.geomspace(span * cfg.period_min_frac, span * cfg.period_max_frac, 400)
-    best, best_score = None, 0.0
+        return []
+    periods = np.geomspace(span * cfg.period_min_frac, span * cfg.period_max_frac, 300)
     total = wts.sum()
     nb = 48
+    scored = []
     for p in periods:
         ph = np.mod(vals - lo, p) / p
         hist = np.bincount((ph * nb).astype(int) % nb, weights=wts, minlength=nb)
@@ -348,31 +412,69 @@ def _period(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> tuple[float, 
         k = int(np.argmax(win))
         explained = win[k] / total
         phase = lo + (k + 0.5) / nb * p
-        # Support: share of lattice lines within the span that carry seam weight.
         n_lines = int(np.floor((hi - phase) / p)) - int(np.ceil((lo - phase) / p)) + 1
         if n_lines < 2:
             continue
         idx = np.round((vals - phase) / p)
         near = np.abs(vals - phase - idx * p) < 0.06 * p
-        lines_hit = len(np.unique(idx[near]))
-        support = min(1.0, lines_hit / n_lines)
-        score = explained * support
-        if score > best_score:
-            best, best_score = (p, phase), score
-    if best is None:
-        return None
-    p, phase = best
-    # Refine the phase: weighted circular mean of the seams near the lattice lines.
-    ang = 2 * np.pi * (vals - phase) / p
-    near = np.cos(ang) > np.cos(2 * np.pi * 0.08)
-    if near.any():
-        c = np.sum(wts[near] * np.cos(ang[near]))
-        s = np.sum(wts[near] * np.sin(ang[near]))
-        phase += np.arctan2(s, c) / (2 * np.pi) * p
-    return p, phase
+        support = min(1.0, len(np.unique(idx[near])) / n_lines)
+        scored.append((explained * support, p, phase))
+    scored.sort(reverse=True)
+    out: list[tuple[float, float]] = []
+    for _score, p, phase in scored:
+        if any(0.87 < p / q < 1.15 for q, _ in out):
+            continue
+        # Refine the phase: weighted circular mean of the seams near the lattice lines.
+        ang = 2 * np.pi * (vals - phase) / p
+        near = np.cos(ang) > np.cos(2 * np.pi * 0.08)
+        if near.any():
+            c = np.sum(wts[near] * np.cos(ang[near]))
+            sn = np.sum(wts[near] * np.sin(ang[near]))
+            phase += np.arctan2(sn, c) / (2 * np.pi) * p
+        out.append((p, phase))
+        if len(out) == cfg.period_candidates:
+            break
+    return out
 
 
-def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float, int]:
+def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
+    """How well a lattice frames tiles: ``n4 * n4 / n2``.
+
+    ``n4`` counts cells with seams on all 4 sides, ``n2`` cells with seams on at
+    least 2.  The true lattice frames nearly every tile (``n4 ~ n2 ~`` tiles);
+    half the tile size frames only the halves split by a road or river
+    (``n4 / n2`` small); double the tile size frames a quarter as many cells; wood
+    grain and cloth patterns frame few.
+    """
+    a = _apply(H, segs[:, :2])
+    b = _apply(H, segs[:, 2:4])
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        return 0
+    sides: set[tuple[int, int, int]] = set()  # (axis, i, j): axis 0 = horizontal side at v=j from u=i
+    for axis, along, across in ((0, 0, 1), (1, 1, 0)):
+        d_across = np.abs(a[:, across] - b[:, across])
+        d_along = np.abs(a[:, along] - b[:, along])
+        k = np.round(0.5 * (a[:, across] + b[:, across]))
+        ok = (d_along > 3 * d_across) & (np.abs(a[:, across] - k) < tol) & (np.abs(b[:, across] - k) < tol)
+        ok &= d_along < 50
+        for lo_, hi_, kk in zip(np.minimum(a[ok, along], b[ok, along]), np.maximum(a[ok, along], b[ok, along]), k[ok]):
+            for i in range(int(np.floor(lo_)), int(np.ceil(hi_))):
+                if min(hi_, i + 1) - max(lo_, i) > 0.3:
+                    sides.add((axis, i, int(kk)))
+    cells: dict[tuple[int, int], int] = {}
+    for axis, i, k in sides:
+        if axis == 0:  # horizontal side at v=k, u in [i, i+1]: top of (i, k), bottom of (i, k-1)
+            for c in ((i, k), (i, k - 1)):
+                cells[c] = cells.get(c, 0) + 1
+        else:  # vertical side at u=k, v in [i, i+1]: left of (k, i), right of (k-1, i)
+            for c in ((k, i), (k - 1, i)):
+                cells[c] = cells.get(c, 0) + 1
+    n4 = sum(1 for n in cells.values() if n == 4)
+    n2 = sum(1 for n in cells.values() if n >= 2)
+    return n4 * n4 / n2 if n2 else 0.0
+
+
+def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float, int, float]:
     """Snap segments to their nearest lattice lines and re-fit the homography."""
     used = 0
     for rnd in range(cfg.refine_rounds):
@@ -397,7 +499,7 @@ def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarra
         if len(src) < 8:
             break
         H_new, inl = cv2.findHomography(src, dst, cv2.RANSAC, 0.05)
-        if H_new is None:
+        if H_new is None or not _close(H, H_new, segs):
             break
         H = H_new
     # Support: lattice lines (inside the board's span) backed by at least one seam.
@@ -418,7 +520,33 @@ def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarra
         lines += len(want)
         hit += sum(1 for k in want if int(k) in got)
     support = hit / lines if lines else 0.0
-    return H, support, used
+    # Explained seam length: photo-pixel length of axis-parallel segments lying on lattice lines.
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    on = np.zeros(len(segs), bool)
+    for coord, mask in ((1, np.abs(d[:, 0]) > 4 * np.abs(d[:, 1])), (0, np.abs(d[:, 1]) > 4 * np.abs(d[:, 0]))):
+        ends_a = np.abs(a[:, coord] - np.round(a[:, coord])) < cfg.snap_tol / 2
+        ends_b = np.abs(b[:, coord] - np.round(b[:, coord])) < cfg.snap_tol / 2
+        on |= mask & ends_a & ends_b & (np.round(a[:, coord]) == np.round(b[:, coord]))
+    explained = float(length[on].sum())
+    return H, support, used, explained
+
+
+def _close(H: np.ndarray, H_new: np.ndarray, segs: np.ndarray) -> bool:
+    """Whether a re-fitted homography stays near the old one (no collapse, no jump)."""
+    pts = np.r_[segs[:, :2], segs[:, 2:4]]
+    a = _apply(H, pts)
+    b = _apply(H_new, pts)
+    if not np.all(np.isfinite(b)):
+        return False
+    if np.median(np.linalg.norm(a - b, axis=1)) > 0.35:
+        return False
+    # Local scale (area of a unit pixel square) must not collapse or blow up.
+    c = pts.mean(axis=0)
+    probe = np.array([c, c + [1, 0], c + [0, 1]])
+    ja, jb = _apply(H, probe), _apply(H_new, probe)
+    area_a = abs(np.cross(ja[1] - ja[0], ja[2] - ja[0]))
+    area_b = abs(np.cross(jb[1] - jb[0], jb[2] - jb[0]))
+    return 0.6 < area_b / (area_a + 1e-18) < 1.7
 
 
 def _north_up(H: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
