@@ -41,7 +41,7 @@ class GridConfig:
 
     work_side: int = 1600
     min_segment: float = 0.009  # of the image diagonal
-    vp_iterations: int = 600
+    vp_iterations: int = 300
     vp_angle_deg: float = 1.5
     family_sep_deg: float = 25.0
     min_family_segments: int = 6
@@ -54,44 +54,76 @@ class GridConfig:
     family_angle_deg: float = 2.5
     max_cos: float = 0.25  # of the angle between the two families on the table
     period_candidates: int = 3
-    min_framed_cells: int = 2
+    k1_candidates: tuple = (0.0, 0.04, 0.08, 0.12)
+    score_px: int = 16
+    max_lattice_cells: int = 80
+    seam_ratio: float = 1.3
+    seam_min: float = 4.0
+    min_framed_cells: float = 0.5
 
 
 @dataclass
 class Grid:
     """A tile lattice found in a photo.
 
+    The model is a pinhole homography plus one-parameter radial (barrel) lens
+    distortion: with photo pixels ``p``, centre ``c`` and ``norm`` half the photo
+    diagonal, ``q = (p - c) / norm`` and ``u = q (1 + k1 |q|^2)`` are undistorted
+    normalised coordinates, and ``Hn @ (u, 1)`` gives lattice coordinates in tile
+    units (cell ``(i, j)`` covers ``[i, i+1] x [j, j+1]``, ``i`` east, ``j`` south).
+
     Attributes
     ----------
-    H : (3, 3) float64 ndarray
-        Homography from **original photo** pixels ``(x, y, 1)`` to lattice
-        coordinates in tile units.
+    Hn : (3, 3) float64 ndarray
+        Homography from undistorted normalised coordinates to the lattice.
     shape : (int, int)
         Photo height and width in pixels.
+    k1 : float
+        Radial distortion (0: none; phone lenses about 0-0.12).
     support : float
         Share of lattice lines near the board that are backed by seams (0-1).
     segments : int
         Line segments that agree with the lattice.
     """
 
-    H: np.ndarray
+    Hn: np.ndarray
     shape: tuple[int, int]
+    k1: float = 0.0
     support: float = 0.0
     segments: int = 0
     debug: dict = field(default_factory=dict)
 
     @property
-    def H_inv(self) -> np.ndarray:
-        """Homography from lattice coordinates (tile units) to photo pixels."""
-        return np.linalg.inv(self.H)
+    def _norm(self) -> tuple[np.ndarray, float]:
+        h, w = self.shape
+        return np.array([w / 2, h / 2]), 0.5 * float(np.hypot(w, h))
+
+    @property
+    def H(self) -> np.ndarray:
+        """(3, 3) homography from photo pixels to the lattice, ignoring lens distortion.
+
+        Exact when ``k1`` is 0; use :meth:`to_lattice` / :meth:`to_photo` for exact mapping.
+        """
+        c, n = self._norm
+        N = np.array([[1 / n, 0, -c[0] / n], [0, 1 / n, -c[1] / n], [0, 0, 1]])
+        return self.Hn @ N
 
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """Photo pixels (N, 2) -> lattice coordinates (N, 2), tile units."""
-        return _apply(self.H, np.asarray(pts, dtype=np.float64))
+        c, n = self._norm
+        q = (np.asarray(pts, dtype=np.float64).reshape(-1, 2) - c) / n
+        u = q * (1 + self.k1 * np.sum(q * q, axis=1, keepdims=True))
+        return _apply(self.Hn, u)
 
     def to_photo(self, pts: np.ndarray) -> np.ndarray:
         """Lattice coordinates (N, 2), tile units -> photo pixels (N, 2)."""
-        return _apply(self.H_inv, np.asarray(pts, dtype=np.float64))
+        c, n = self._norm
+        u = _apply(np.linalg.inv(self.Hn), np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+        q = u.copy()
+        if self.k1:
+            for _ in range(8):  # fixed point of u = q (1 + k1 |q|^2)
+                q = u / (1 + self.k1 * np.sum(q * q, axis=1, keepdims=True))
+        return q * n + c
 
     def cell_corners(self, cell: tuple[int, int]) -> np.ndarray:
         """(4, 2) photo pixels of a cell's NW, NE, SE, SW corners."""
@@ -107,22 +139,33 @@ class Grid:
             Pixels a corner may lie outside the photo and still count as inside.
         """
         h, w = self.shape
-        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-        lat = self.to_lattice(corners)
+        border = np.array([[x, 0] for x in np.linspace(0, w, 9)] + [[x, h] for x in np.linspace(0, w, 9)]
+                          + [[0, y] for y in np.linspace(0, h, 9)] + [[w, y] for y in np.linspace(0, h, 9)])
+        lat = self.to_lattice(border)
+        inside: list[tuple[int, int]] = []
+        cut: list[tuple[int, int]] = []
+        if not np.all(np.isfinite(lat)):
+            return inside, cut
         lo = np.floor(lat.min(axis=0)).astype(int) - 1
         hi = np.ceil(lat.max(axis=0)).astype(int) + 1
-        inside, cut = [], []
         if np.prod(hi - lo) > 250_000:  # a degenerate lattice: the horizon is in the picture
             return inside, cut
-        for j in range(lo[1], hi[1]):
-            for i in range(lo[0], hi[0]):
-                c = self.cell_corners((i, j))
-                ok = (c[:, 0] >= -margin) & (c[:, 0] <= w + margin) & (c[:, 1] >= -margin) & (c[:, 1] <= h + margin)
-                if ok.all():
-                    inside.append((i, j))
-                elif ok.any() or _centre_inside(c, w, h):
-                    cut.append((i, j))
+        ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+        pts = self.to_photo(np.c_[ii.ravel(), jj.ravel()]).reshape(ii.shape + (2,))
+        ok = (pts[..., 0] >= -margin) & (pts[..., 0] <= w + margin) & (pts[..., 1] >= -margin) & (pts[..., 1] <= h + margin)
+        for j in range(ii.shape[0] - 1):
+            for i in range(ii.shape[1] - 1):
+                corners = ok[j, i] + ok[j, i + 1] + ok[j + 1, i] + ok[j + 1, i + 1]
+                cell = (int(ii[0, i]), int(jj[j, 0]))
+                if corners == 4:
+                    inside.append(cell)
+                elif corners > 0:
+                    cut.append(cell)
         return inside, cut
+
+    def _maps(self, lat_x: np.ndarray, lat_y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pts = self.to_photo(np.c_[lat_x.ravel(), lat_y.ravel()])
+        return (pts[:, 0].reshape(lat_x.shape).astype(np.float32), pts[:, 1].reshape(lat_x.shape).astype(np.float32))
 
     def warp_cell(self, rgb: np.ndarray, cell: tuple[int, int], size: int, *, pad: float = 0.0) -> np.ndarray:
         """The cell cut out of the photo as a top-down ``size`` x ``size`` RGB patch.
@@ -130,7 +173,7 @@ class Grid:
         Parameters
         ----------
         rgb : (H, W, 3) uint8 ndarray
-            The photo (original pixels, as ``H`` expects).
+            The photo (the pixels this grid was found in).
         cell : (int, int)
             Lattice cell.
         size : int
@@ -139,16 +182,24 @@ class Grid:
             Extra border around the cell, in tiles (0.1 = 10% each side).
         """
         i, j = cell
-        src = np.array([[i - pad, j - pad], [i + 1 + pad, j - pad], [i + 1 + pad, j + 1 + pad], [i - pad, j + 1 + pad]])
-        dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64)
-        M = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)) @ self.H
-        return cv2.warpPerspective(rgb, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        t = (np.arange(size) + 0.5) / size * (1 + 2 * pad) - pad
+        gx, gy = np.meshgrid(i + t, j + t)
+        mx, my = self._maps(gx, gy)
+        # Sample a little blurred when the photo has more pixels than the patch (no aliasing).
+        span = np.hypot(mx[0, -1] - mx[0, 0], my[0, -1] - my[0, 0]) / size
+        src = rgb
+        if span > 1.6:
+            k = int(min(9, 2 * round(span / 2) + 1))
+            src = cv2.blur(rgb, (k, k))
+        return cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def rectify(self, rgb: np.ndarray, lo: tuple[int, int], hi: tuple[int, int], px: int) -> np.ndarray:
         """Top-down picture of lattice cells ``lo`` .. ``hi`` (exclusive), ``px`` pixels per tile."""
-        T = np.array([[px, 0, -lo[0] * px], [0, px, -lo[1] * px], [0, 0, 1]], dtype=np.float64)
-        size = ((hi[0] - lo[0]) * px, (hi[1] - lo[1]) * px)
-        return cv2.warpPerspective(rgb, T @ self.H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        tx = lo[0] + (np.arange((hi[0] - lo[0]) * px) + 0.5) / px
+        ty = lo[1] + (np.arange((hi[1] - lo[1]) * px) + 0.5) / px
+        gx, gy = np.meshgrid(tx, ty)
+        mx, my = self._maps(gx, gy)
+        return cv2.remap(rgb, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
 def _centre_inside(c: np.ndarray, w: int, h: int) -> bool:
@@ -197,16 +248,35 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
             f"found only {len(segs)} straight edges in the photo: no tile grid visible; "
             "photograph the tiles from closer, with more light and less blur"
         )
-    # Normalise coordinates: centre at 0, unit = half the diagonal (numerically stable).
+    # Normalised coordinates: centre at 0, unit = half the diagonal.
     hs, ws = gray.shape
     half = 0.5 * np.hypot(ws, hs)
-    N = np.array([[1 / half, 0, -ws / 2 / half], [0, 1 / half, -hs / 2 / half], [0, 0, 1]])
-    p1 = _apply(N, segs[:, :2])
-    p2 = _apply(N, segs[:, 2:4])
+    q1 = (segs[:, :2] - [ws / 2, hs / 2]) / half
+    q2 = (segs[:, 2:4] - [ws / 2, hs / 2]) / half
+    # Lens distortion bends the seams: pick the k1 that makes the two strongest
+    # families straightest (most seam length through one vanishing point each).
+    best_k1, best_len = 0.0, -1.0
+    for k1 in cfg.k1_candidates:
+        p1, p2 = _undistort(q1, k1), _undistort(q2, k1)
+        length = np.linalg.norm(p2 - p1, axis=1)
+        rng = np.random.default_rng(0)
+        total, allowed = 0.0, np.ones(len(p1), bool)
+        for _ in range(2):
+            vp, inl = _vanishing_point(p1, p2, allowed, cfg, rng)
+            if vp is None:
+                break
+            total += length[inl].sum()
+            allowed &= ~_vp_inliers(vp, p1, p2, np.cos(np.radians(cfg.family_angle_deg * 3)))
+        log.debug("k1 %.3f: %.2f of seam length in the two main families", k1, total)
+        if total > best_len * 1.02:
+            best_k1, best_len = k1, total
+    p1, p2 = _undistort(q1, best_k1), _undistort(q2, best_k1)
+    # Segment endpoints in undistorted normalised coordinates (what the lattice homography maps).
+    usegs = np.c_[p1, p2]
     rng = np.random.default_rng(0)
     # Several candidate families (vanishing points): tile seams, but also wood grain,
     # cloth patterns or clutter.  Every pair that could be perpendicular on the table
-    # is tried; the lattice that explains the most seam length wins.
+    # is tried; the lattice that frames the most tiles wins.
     vps: list[tuple[np.ndarray, np.ndarray]] = []
     allowed = np.ones(len(p1), bool)
     wide = np.cos(np.radians(cfg.family_angle_deg))
@@ -232,32 +302,38 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     for a in range(len(vps)):
         for b in range(a + 1, len(vps)):
             (vp1, in1), (vp2, in2) = vps[a], vps[b]
-            if _perpendicularity(vp1, vp2) > cfg.max_cos:
+            perp = _perpendicularity(vp1, vp2)
+            if perp > cfg.max_cos:
                 continue
-            log.debug("families %d, %d: %d and %d segments, perpendicularity %.2f", a, b, in1.sum(), in2.sum(),
-                      _perpendicularity(vp1, vp2))
+            log.debug("families %d, %d: %d and %d segments, perpendicularity %.2f", a, b, in1.sum(), in2.sum(), perp)
             for H in _rectify(vp1, vp2, p1, p2, in1, in2, cfg):
-                framed = _framed_cells(H @ N, segs, tol)
+                framed = _framed_cells(H, usegs, tol)
                 log.debug("  lattice candidate frames %.2f", framed)
                 if best is None or framed > best[1]:
-                    best = (H @ N, framed)
+                    best = (H, framed)
     if best is None or best[1] < cfg.min_framed_cells:
         raise TableNotFoundError(
             "no regular tile grid found (no cells framed by seams); take the photo closer, "
             "more from above (less tilt) and with more light"
         )
-    H_small, support, used, _ = _refine(best[0], segs, cfg)
-    framed = _framed_cells(H_small, segs, cfg.snap_tol)
-    log.debug("grid: %d cells framed before refinement, %d after", best[1], framed)
+    Hn, support, used, _ = _refine(best[0], usegs, cfg)
+    framed = _framed_cells(Hn, usegs, cfg.snap_tol)
+    log.debug("grid: k1 %.3f, %.2f cells framed before refinement, %.2f after", best_k1, best[1], framed)
     if support < cfg.min_seam_support:
         raise TableNotFoundError(
             f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
             "take the photo from closer, with more light and less tilt"
         )
-    S = np.diag([scale, scale, 1.0])
-    H_full = _north_up(H_small @ S, (h, w))
-    log.debug("grid: %d segments, support %.2f", used, support)
-    return Grid(H_full, (h, w), support, used, {"framed_cells": framed})
+    # The working copy and the photo share normalised coordinates (same centre and
+    # half-diagonal, up to rounding of the resize), so Hn serves both.
+    grid = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
+    grid.Hn = _north_up(grid)
+    return grid
+
+
+def _undistort(q: np.ndarray, k1: float) -> np.ndarray:
+    """Undistorted normalised coordinates: ``q (1 + k1 |q|^2)``."""
+    return q * (1 + k1 * np.sum(q * q, axis=1, keepdims=True)) if k1 else q
 
 
 # ------------------------------------------------------------------ stages
@@ -437,6 +513,67 @@ def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> list[tuple[f
     return out
 
 
+def _edge_strength(gray: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the grey image (float32), lightly smoothed."""
+    g = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy)
+
+
+def _framed_cells_image(H: np.ndarray, edges: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> float:
+    """:func:`_framed_cells` with seams measured in the picture itself.
+
+    The edge-strength image is warped into the candidate lattice (``px`` pixels a
+    tile); a cell side is a seam when the edge strength along it (best of a
+    band of +-0.12 tile, for tiles laid by hand) is well above the strength along
+    the lines a quarter tile inside the neighbouring cells.
+    """
+    r = cfg.score_px
+    a = _apply(H, segs[:, :2])
+    b = _apply(H, segs[:, 2:4])
+    mid = 0.5 * (a + b)
+    ok = np.all(np.isfinite(mid), axis=1)
+    if ok.sum() < 4:
+        return 0.0
+    lo = np.floor(np.percentile(mid[ok], 3, axis=0)) - 1
+    hi = np.ceil(np.percentile(mid[ok], 97, axis=0)) + 1
+    size = hi - lo
+    if np.any(size < 2) or np.any(size > cfg.max_lattice_cells):
+        return 0.0
+    nu, nv = int(size[0]), int(size[1])
+    T = np.array([[r, 0, -lo[0] * r], [0, r, -lo[1] * r], [0, 0, 1]], dtype=np.float64)
+    rect = cv2.warpPerspective(edges, T @ H, (nu * r, nv * r), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    valid = cv2.warpPerspective(np.ones_like(edges), T @ H, (nu * r, nv * r), flags=cv2.INTER_NEAREST,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    band = max(1, round(0.12 * r))
+    q = r // 4
+
+    def sides(img: np.ndarray, val: np.ndarray, n_lines: int, n_cells: int) -> np.ndarray:
+        # Lines are rows k*r (k = 0..n_lines); returns (n_lines+1, n_cells) seam flags.
+        padded = np.pad(img, ((band + q, band + q), (0, 0)))
+        pv = np.pad(val, ((band + q, band + q), (0, 0)))
+        out = np.zeros((n_lines + 1, n_cells), bool)
+        for k in range(n_lines + 1):
+            c = k * r + band + q
+            line = padded[c - band:c + band + 1].max(axis=0)
+            base = 0.5 * (padded[c - q - band:c - q + band + 1].mean(axis=0) + padded[c + q - band:c + q + band + 1].mean(axis=0))
+            seen = pv[c - band:c + band + 1].min(axis=0)
+            lc = line[: n_cells * r].reshape(n_cells, r)[:, 2:-2].mean(axis=1)
+            bc = base[: n_cells * r].reshape(n_cells, r)[:, 2:-2].mean(axis=1)
+            sc = seen[: n_cells * r].reshape(n_cells, r).min(axis=1)
+            out[k] = (lc > cfg.seam_ratio * bc + cfg.seam_min) & (sc > 0)
+        return out
+
+    horiz = sides(rect, valid, nv, nu)  # horiz[k, i]: side v=k, u in [i, i+1]
+    vert = sides(rect.T.copy(), valid.T.copy(), nu, nv)  # vert[k, j]: side u=k, v in [j, j+1]
+    count = horiz[:-1, :].astype(int) + horiz[1:, :] + vert[:-1, :].T + vert[1:, :].T  # (nv, nu)
+    n4 = int((count == 4).sum())
+    n2 = int((count >= 2).sum())
+    return n4 * n4 / n2 if n2 else 0.0
+
+
 def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
     """How well a lattice frames tiles: ``n4 * n4 / n2``.
 
@@ -542,26 +679,23 @@ def _close(H: np.ndarray, H_new: np.ndarray, segs: np.ndarray) -> bool:
         return False
     # Local scale (area of a unit pixel square) must not collapse or blow up.
     c = pts.mean(axis=0)
-    probe = np.array([c, c + [1, 0], c + [0, 1]])
+    probe = np.array([c, c + [1e-2, 0], c + [0, 1e-2]])
     ja, jb = _apply(H, probe), _apply(H_new, probe)
     area_a = abs(np.cross(ja[1] - ja[0], ja[2] - ja[0]))
     area_b = abs(np.cross(jb[1] - jb[0], jb[2] - jb[0]))
     return 0.6 < area_b / (area_a + 1e-18) < 1.7
 
 
-def _north_up(H: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """Turn/flip the lattice so it is not mirrored and north points to the photo's top."""
-    h, w = shape
-    c = np.array([[w / 2, h / 2]])
-    up = np.array([[w / 2, h / 2 - 10]])
-    right = np.array([[w / 2 + 10, h / 2]])
-    pc, pu, pr = (_apply(H, p)[0] for p in (c, up, right))
-    # Mirror check: image right x image up must keep its handedness in the lattice.
+def _north_up(grid: Grid) -> np.ndarray:
+    """``grid.Hn`` turned/flipped so the lattice is not mirrored and north points to the photo's top."""
+    h, w = grid.shape
+    pc, pu, pr = grid.to_lattice(np.array([[w / 2, h / 2], [w / 2, h / 2 - 10], [w / 2 + 10, h / 2]]))
     du, dr = pu - pc, pr - pc
+    Hn = grid.Hn
     if du[0] * dr[1] - du[1] * dr[0] < 0:  # mirrored relative to the photo
-        H = np.diag([-1.0, 1.0, 1.0]) @ H
-        pc, pu = _apply(H, c)[0], _apply(H, up)[0]
-        du = pu - pc
+        F = np.diag([-1.0, 1.0, 1.0])
+        Hn = F @ Hn
+        du = F[:2, :2] @ du
     # Quarter turn that sends the image's up direction closest to lattice north (0, -1).
     best = None
     for k in range(4):
@@ -570,7 +704,7 @@ def _north_up(H: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         score = -v[1] / (np.linalg.norm(v) + 1e-12)
         if best is None or score > best[0]:
             best = (score, R)
-    return best[1] @ H
+    return best[1] @ Hn
 
 
 def _quarter(k: int) -> np.ndarray:
