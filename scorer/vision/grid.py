@@ -41,7 +41,7 @@ class GridConfig:
 
     work_side: int = 1600
     min_segment: float = 0.009  # of the image diagonal
-    vp_iterations: int = 300
+    vp_iterations: int = 600
     vp_angle_deg: float = 1.5
     family_sep_deg: float = 25.0
     min_family_segments: int = 6
@@ -54,12 +54,13 @@ class GridConfig:
     family_angle_deg: float = 2.5
     max_cos: float = 0.25  # of the angle between the two families on the table
     period_candidates: int = 3
-    k1_candidates: tuple = (0.0, 0.04, 0.08, 0.12)
+    k1_candidates: tuple = (0.0, 0.05, 0.1)
+    clahe: float = 0.0
     score_px: int = 16
     max_lattice_cells: int = 80
     seam_ratio: float = 1.3
     seam_min: float = 4.0
-    min_framed_cells: float = 0.5
+    min_framed_cells: float = 0.05
 
 
 @dataclass
@@ -253,30 +254,45 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     half = 0.5 * np.hypot(ws, hs)
     q1 = (segs[:, :2] - [ws / 2, hs / 2]) / half
     q2 = (segs[:, 2:4] - [ws / 2, hs / 2]) / half
-    # Lens distortion bends the seams: pick the k1 that makes the two strongest
-    # families straightest (most seam length through one vanishing point each).
-    best_k1, best_len = 0.0, -1.0
+    # Lens distortion bends the seams: the lattice search runs for a few values of
+    # k1 and the lattice that frames the most tiles wins.
+    best = None
     for k1 in cfg.k1_candidates:
         p1, p2 = _undistort(q1, k1), _undistort(q2, k1)
-        length = np.linalg.norm(p2 - p1, axis=1)
-        rng = np.random.default_rng(0)
-        total, allowed = 0.0, np.ones(len(p1), bool)
-        for _ in range(2):
-            vp, inl = _vanishing_point(p1, p2, allowed, cfg, rng)
-            if vp is None:
-                break
-            total += length[inl].sum()
-            allowed &= ~_vp_inliers(vp, p1, p2, np.cos(np.radians(cfg.family_angle_deg * 3)))
-        log.debug("k1 %.3f: %.2f of seam length in the two main families", k1, total)
-        if total > best_len * 1.02:
-            best_k1, best_len = k1, total
-    p1, p2 = _undistort(q1, best_k1), _undistort(q2, best_k1)
-    # Segment endpoints in undistorted normalised coordinates (what the lattice homography maps).
+        found = _best_lattice(p1, p2, cfg)
+        log.debug("k1 %.3f: best lattice frames %.2f", k1, found[1] if found else 0.0)
+        if found is not None and (best is None or found[1] > best[1] * 1.05):
+            best = (found[0], found[1], k1, np.c_[p1, p2])
+    if best is None or best[1] < cfg.min_framed_cells:
+        raise TableNotFoundError(
+            "no regular tile grid found (no cells framed by seams); take the photo closer, "
+            "more from above (less tilt) and with more light"
+        )
+    best_k1, usegs = best[2], best[3]
+    Hn, support, used, _ = _refine(best[0], usegs, cfg)
+    framed = _framed_cells(Hn, usegs, cfg.snap_tol)
+    log.debug("grid: k1 %.3f, %.2f cells framed before refinement, %.2f after", best_k1, best[1], framed)
+    if support < cfg.min_seam_support:
+        raise TableNotFoundError(
+            f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
+            "take the photo from closer, with more light and less tilt"
+        )
+    # The working copy and the photo share normalised coordinates (same centre and
+    # half-diagonal, up to rounding of the resize), so Hn serves both.
+    grid = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
+    grid.Hn = _north_up(grid)
+    return grid
+
+
+def _best_lattice(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float] | None:
+    """The lattice homography (undistorted normalised coords -> tile units) framing most tiles.
+
+    Several candidate families (vanishing points) are found: tile seams, but also
+    wood grain, cloth patterns or clutter.  Every pair that could be perpendicular
+    on the table is tried with a few periods each.
+    """
     usegs = np.c_[p1, p2]
     rng = np.random.default_rng(0)
-    # Several candidate families (vanishing points): tile seams, but also wood grain,
-    # cloth patterns or clutter.  Every pair that could be perpendicular on the table
-    # is tried; the lattice that frames the most tiles wins.
     vps: list[tuple[np.ndarray, np.ndarray]] = []
     allowed = np.ones(len(p1), bool)
     wide = np.cos(np.radians(cfg.family_angle_deg))
@@ -293,10 +309,6 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
         vps.append((vp, family))
         if len(vps) == cfg.max_families:
             break
-    if len(vps) < 2:
-        raise TableNotFoundError(
-            "found seams in one direction only; make sure several rows and columns of tiles are in the photo"
-        )
     best = None
     tol = 2 * cfg.snap_tol
     for a in range(len(vps)):
@@ -305,30 +317,11 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
             perp = _perpendicularity(vp1, vp2)
             if perp > cfg.max_cos:
                 continue
-            log.debug("families %d, %d: %d and %d segments, perpendicularity %.2f", a, b, in1.sum(), in2.sum(), perp)
             for H in _rectify(vp1, vp2, p1, p2, in1, in2, cfg):
                 framed = _framed_cells(H, usegs, tol)
-                log.debug("  lattice candidate frames %.2f", framed)
                 if best is None or framed > best[1]:
                     best = (H, framed)
-    if best is None or best[1] < cfg.min_framed_cells:
-        raise TableNotFoundError(
-            "no regular tile grid found (no cells framed by seams); take the photo closer, "
-            "more from above (less tilt) and with more light"
-        )
-    Hn, support, used, _ = _refine(best[0], usegs, cfg)
-    framed = _framed_cells(Hn, usegs, cfg.snap_tol)
-    log.debug("grid: k1 %.3f, %.2f cells framed before refinement, %.2f after", best_k1, best[1], framed)
-    if support < cfg.min_seam_support:
-        raise TableNotFoundError(
-            f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
-            "take the photo from closer, with more light and less tilt"
-        )
-    # The working copy and the photo share normalised coordinates (same centre and
-    # half-diagonal, up to rounding of the resize), so Hn serves both.
-    grid = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
-    grid.Hn = _north_up(grid)
-    return grid
+    return best
 
 
 def _undistort(q: np.ndarray, k1: float) -> np.ndarray:
@@ -340,6 +333,9 @@ def _undistort(q: np.ndarray, k1: float) -> np.ndarray:
 
 
 def _segments(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    # Local contrast equalisation brings out faint seams in shade and on pale tiles.
+    if cfg.clahe:
+        gray = cv2.createCLAHE(clipLimit=cfg.clahe, tileGridSize=(8, 8)).apply(gray)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
     lines = lsd.detect(gray)[0]
     if lines is None:
@@ -375,6 +371,7 @@ def _vp_inliers(vp: np.ndarray, p1: np.ndarray, p2: np.ndarray, cos_tol: float) 
 
 
 def _vanishing_point(p1, p2, allowed, cfg: GridConfig, rng) -> tuple[np.ndarray | None, np.ndarray]:
+    """RANSAC vanishing point of the allowed segments (all hypotheses scored at once)."""
     idx = np.flatnonzero(allowed)
     if len(idx) < cfg.min_family_segments:
         return None, np.zeros(len(p1), bool)
@@ -383,26 +380,29 @@ def _vanishing_point(p1, p2, allowed, cfg: GridConfig, rng) -> tuple[np.ndarray 
     length = np.linalg.norm(p2 - p1, axis=1)
     cos_tol = np.cos(np.radians(cfg.vp_angle_deg))
     prob = length[idx] / length[idx].sum()
-    best, best_score = None, 0.0
-    for _ in range(cfg.vp_iterations):
-        a, b = rng.choice(idx, 2, replace=False, p=prob)
-        vp = np.cross(L[a], L[b])
-        n = np.linalg.norm(vp)
-        if n < 1e-12:
-            continue
-        vp /= n
-        inl = _vp_inliers(vp, p1, p2, cos_tol) & allowed
-        score = length[inl].sum()
-        if score > best_score:
-            best, best_score = vp, score
-    if best is None:
+    a = rng.choice(idx, cfg.vp_iterations, p=prob)
+    b = rng.choice(idx, cfg.vp_iterations, p=prob)
+    keep = a != b
+    V = np.cross(L[a[keep]], L[b[keep]])
+    n = np.linalg.norm(V, axis=1)
+    V = V[n > 1e-12] / n[n > 1e-12, None]
+    if not len(V):
         return None, np.zeros(len(p1), bool)
+    mid = 0.5 * (p1[idx] + p2[idx])
+    d = (p2[idx] - p1[idx]) / (length[idx, None] + 1e-12)
+    # Direction from each segment midpoint to each hypothesis (homogeneous: works at infinity).
+    tx = V[:, None, 0] - V[:, None, 2] * mid[None, :, 0]
+    ty = V[:, None, 1] - V[:, None, 2] * mid[None, :, 1]
+    tn = np.sqrt(tx * tx + ty * ty) + 1e-12
+    cos = np.abs(tx * d[None, :, 0] + ty * d[None, :, 1]) / tn
+    score = (cos > cos_tol) @ length[idx]
+    best = V[int(np.argmax(score))]
     inl = _vp_inliers(best, p1, p2, cos_tol) & allowed
     if inl.sum() < cfg.min_family_segments:
         return None, inl
     # Least squares: the point closest to all inlier lines (weighted by length).
     A = L[inl] * length[inl, None]
-    _, _, vt = np.linalg.svd(A)
+    _, _, vt = np.linalg.svd(A, full_matrices=False)
     vp = vt[-1] / np.linalg.norm(vt[-1])
     inl = _vp_inliers(vp, p1, p2, cos_tol) & allowed
     return vp, inl
@@ -586,28 +586,43 @@ def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
     a = _apply(H, segs[:, :2])
     b = _apply(H, segs[:, 2:4])
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        return 0
-    sides: set[tuple[int, int, int]] = set()  # (axis, i, j): axis 0 = horizontal side at v=j from u=i
+        return 0.0
+    keys = []
     for axis, along, across in ((0, 0, 1), (1, 1, 0)):
         d_across = np.abs(a[:, across] - b[:, across])
-        d_along = np.abs(a[:, along] - b[:, along])
+        lo_ = np.minimum(a[:, along], b[:, along])
+        hi_ = np.maximum(a[:, along], b[:, along])
         k = np.round(0.5 * (a[:, across] + b[:, across]))
-        ok = (d_along > 3 * d_across) & (np.abs(a[:, across] - k) < tol) & (np.abs(b[:, across] - k) < tol)
-        ok &= d_along < 50
-        for lo_, hi_, kk in zip(np.minimum(a[ok, along], b[ok, along]), np.maximum(a[ok, along], b[ok, along]), k[ok]):
-            for i in range(int(np.floor(lo_)), int(np.ceil(hi_))):
-                if min(hi_, i + 1) - max(lo_, i) > 0.3:
-                    sides.add((axis, i, int(kk)))
-    cells: dict[tuple[int, int], int] = {}
-    for axis, i, k in sides:
-        if axis == 0:  # horizontal side at v=k, u in [i, i+1]: top of (i, k), bottom of (i, k-1)
-            for c in ((i, k), (i, k - 1)):
-                cells[c] = cells.get(c, 0) + 1
-        else:  # vertical side at u=k, v in [i, i+1]: left of (k, i), right of (k-1, i)
-            for c in ((k, i), (k - 1, i)):
-                cells[c] = cells.get(c, 0) + 1
-    n4 = sum(1 for n in cells.values() if n == 4)
-    n2 = sum(1 for n in cells.values() if n >= 2)
+        ok = ((hi_ - lo_) > 3 * d_across) & (np.abs(a[:, across] - k) < tol) & (np.abs(b[:, across] - k) < tol)
+        ok &= (hi_ - lo_) < 50
+        lo_, hi_, k = lo_[ok], hi_[ok], k[ok]
+        first = np.floor(lo_).astype(np.int64)
+        n = np.ceil(hi_).astype(np.int64) - first
+        if not len(n):
+            continue
+        rep = np.repeat(np.arange(len(n)), n)
+        i = first[rep] + (np.arange(len(rep)) - np.repeat(np.cumsum(n) - n, n))
+        overlap = np.minimum(hi_[rep], i + 1) - np.maximum(lo_[rep], i)
+        sel = overlap > 0.3
+        # key: (axis, i, k) packed into one integer
+        keys.append((axis * 1_000_003 + (i[sel] + 50_000)) * 1_000_003 + (k[rep][sel].astype(np.int64) + 50_000))
+    if not keys:
+        return 0.0
+    uniq = np.unique(np.concatenate(keys))
+    k = uniq % 1_000_003 - 50_000
+    rest = uniq // 1_000_003
+    i = rest % 1_000_003 - 50_000
+    axis = rest // 1_000_003
+    # Horizontal side at v=k over u=i: top of cell (i, k), bottom of (i, k-1).
+    # Vertical side at u=k over v=i: left of cell (k, i), right of (k-1, i).
+    cu = np.where(axis == 0, i, k)
+    cv = np.where(axis == 0, k, i)
+    cu2 = np.where(axis == 0, i, k - 1)
+    cv2_ = np.where(axis == 0, k - 1, i)
+    cells = np.concatenate([(cu + 50_000) * 200_000 + (cv + 50_000), (cu2 + 50_000) * 200_000 + (cv2_ + 50_000)])
+    _, counts = np.unique(cells, return_counts=True)
+    n4 = int((counts == 4).sum())
+    n2 = int((counts >= 2).sum())
     return n4 * n4 / n2 if n2 else 0.0
 
 
