@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -29,6 +30,35 @@ COLOURS = ("red", "blue", "green", "yellow", "black", "grey", "pink")
 RULE_CHOICES: dict[str, tuple] = {"small_city": (4, 2), "farmers": ("3rd", "2nd", "1st")}
 DEFAULT_RULES: dict[str, Any] = {"small_city": 4, "farmers": "3rd"}
 HELD_KEYS = ("gold_bars", "ore_points", "ore_tokens")
+#: Sane bounds (a mistyped number must not make scoring or drawing run for ever):
+#: cells at most this far from the origin in x and in y...
+MAX_COORD = 10_000
+#: ...at most this many gold bars or ore tokens on one tile...
+MAX_TOKENS_PER_TILE = 100
+#: ...and score-track points / held counts at most this.
+MAX_POINTS = 100_000
+#: Feature kinds each game's tiles may have (``board-format.md``, inline tiles).
+GAME_KINDS: dict[str, tuple[str, ...]] = {
+    "carcassonne": ("city", "road", "river", "field", "cloister"),
+    "goldrush": ("rail", "mountain", "town", "prairie", "cemetery"),
+}
+GAME_TITLES = {"carcassonne": "Carcassonne", "goldrush": "Gold Rush"}
+#: Longest quote of input in an error message, in characters.
+QUOTE_MAX = 80
+
+
+def short(value: Any, limit: int = QUOTE_MAX) -> str:
+    """``repr(value)`` cut to ``limit`` characters (``...`` at the end), for error messages."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print
+        text = "<a number with too many digits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether board text is JSON (an object or array, after a byte-order mark and blanks)."""
+    return text.lstrip("\ufeff").lstrip().startswith(("{", "["))
 
 
 @dataclass
@@ -283,7 +313,13 @@ class Board:
         Raises
         ------
         BoardFormatError
-            Naming the field (and cell) that is wrong; nothing is returned.
+            Naming the field (and cell) that is wrong; nothing is returned.  Besides
+            the format of ``board-format.md``, the sane bounds are checked: cells
+            within :data:`MAX_COORD` of the origin, at most
+            :data:`MAX_TOKENS_PER_TILE` gold bars or ore tokens on a tile, track and
+            held values at most :data:`MAX_POINTS`, only the known ``rules`` keys,
+            and inline tiles with the feature kinds of the board's game
+            (:data:`GAME_KINDS`).
         """
         return _BoardReader(obj, tile_sets).read()
 
@@ -291,9 +327,11 @@ class Board:
     def from_json(cls, text: str, *, tile_sets: Iterable[str | Path | TileSet] = ()) -> "Board":
         """Parse JSON text (see :meth:`from_dict`)."""
         try:
-            obj = json.loads(text)
+            obj = json.loads(text.lstrip("\ufeff"))
         except json.JSONDecodeError as exc:
             raise BoardFormatError(f"not JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except ValueError:  # an integer with thousands of digits
+            raise BoardFormatError("not a usable board: a number has too many digits") from None
         return cls.from_dict(obj, tile_sets=tile_sets)
 
 
@@ -323,52 +361,72 @@ class _BoardReader:
     def fail(self, msg: str) -> None:
         raise BoardFormatError(msg)
 
-    def int_field(self, d: dict, key: str, where: str, *, minimum: int | None = None) -> int:
+    def int_field(self, d: dict, key: str, where: str, *, minimum: int | None = None,
+                  maximum: int | None = None, why: str = "") -> int:
         v = d.get(key)
         if isinstance(v, bool) or not isinstance(v, int):
-            self.fail(f"{where}: '{key}' must be an integer, got {v!r}")
+            self.fail(f"{where}: '{key}' must be an integer, got {short(v)}")
         if minimum is not None and v < minimum:
-            self.fail(f"{where}: '{key}' must be at least {minimum}, got {v!r}")
+            self.fail(f"{where}: '{key}' must be at least {minimum}, got {short(v)}")
+        if maximum is not None and v > maximum:
+            self.fail(f"{where}: '{key}' must be at most {maximum}{why}, got {short(v)}")
         return v
+
+    def cell(self, d: dict, where: str) -> tuple[int, int, str]:
+        """``(x, y, where with the cell)``; coordinates within :data:`MAX_COORD`."""
+        x = self.int_field(d, "x", where)
+        y = self.int_field(d, "y", where)
+        at = f"{where} (cell {short(x, 20)},{short(y, 20)})"
+        for key, v in (("x", x), ("y", y)):
+            if abs(v) > MAX_COORD:
+                self.fail(f"{at}: '{key}' must be between {-MAX_COORD} and {MAX_COORD}, got {short(v)}; "
+                          "cells count tiles from the start tile, so this one looks mistyped")
+        return x, y, at
 
     def colour(self, v: Any, where: str) -> str:
         if v not in COLOURS:
-            self.fail(f"{where}: unknown colour {v!r}; colours are {', '.join(COLOURS)}")
+            self.fail(f"{where}: unknown colour {short(v)}; colours are {', '.join(COLOURS)}")
         return v
 
     def read(self) -> Board:
         o = self.obj
         if not isinstance(o, dict):
-            self.fail("the board must be a JSON object")
+            what = "a JSON array" if isinstance(o, list) else f"{type(o).__name__} {short(o, 40)}"
+            self.fail(f"the board must be a JSON object {{\"format\": \"{BOARD_FORMAT}\", ...}}, got {what}")
         if o.get("format") != BOARD_FORMAT:
-            self.fail(f"format: expected {BOARD_FORMAT!r}, got {o.get('format')!r} (unknown format version)")
+            self.fail(f"format: expected {BOARD_FORMAT!r}, got {short(o.get('format'))} (unknown format version)")
         game = o.get("game", "carcassonne")
         if game not in GAMES:
-            self.fail(f"game: unknown game {game!r}; expected one of {', '.join(GAMES)}")
+            self.fail(f"game: unknown game {short(game)}; expected one of {', '.join(GAMES)}")
         expansions = o.get("expansions", []) or []
         if not isinstance(expansions, list):
-            self.fail(f"expansions: must be a list, got {expansions!r}")
+            self.fail(f"expansions: must be a list, got {short(expansions)}")
         for i, e in enumerate(expansions):
             if e not in EXPANSIONS[game]:
-                self.fail(f"expansions[{i}]: unknown expansion {e!r} for {game}; known: {', '.join(EXPANSIONS[game])}")
+                self.fail(f"expansions[{i}]: unknown expansion {short(e)} for {game}; "
+                          f"known: {', '.join(EXPANSIONS[game])}")
         rules = o.get("rules") or {}
         if not isinstance(rules, dict):
-            self.fail(f"rules: must be an object, got {rules!r}")
+            self.fail(f"rules: must be an object, got {short(rules)}")
+        for key in rules:
+            if key not in RULE_CHOICES:
+                label = f"rules.{key}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", str(key)) else "rules"
+                self.fail(f"{label}: unknown rule {short(key)}; known rules: {', '.join(RULE_CHOICES)}")
         for key, choices in RULE_CHOICES.items():
             if key in rules and rules[key] not in choices:
-                self.fail(f"rules.{key}: must be one of {', '.join(map(str, choices))}, got {rules[key]!r}")
+                self.fail(f"rules.{key}: must be one of {', '.join(map(str, choices))}, got {short(rules[key])}")
         players = o.get("players", []) or []
         if not isinstance(players, list):
-            self.fail(f"players: must be a list of colours, got {players!r}")
+            self.fail(f"players: must be a list of colours, got {short(players)}")
         for i, p in enumerate(players):
             self.colour(p, f"players[{i}]")
         if len(set(players)) != len(players):
-            self.fail(f"players: a colour is listed twice in {players!r}")
+            self.fail(f"players: a colour is listed twice in {short(players)}")
         active = o.get("active")
         if active is not None:
             self.colour(active, "active")
             if players and active not in players:
-                self.fail(f"active: {active!r} is not one of the players {players!r}")
+                self.fail(f"active: {active!r} is not one of the players {short(players)}")
         try:
             catalog = catalog_for(game, expansions, self.tile_sets)
         except TileSetError as exc:
@@ -379,8 +437,8 @@ class _BoardReader:
         lp = o.get("last_placed")
         if lp is not None:
             if not isinstance(lp, dict):
-                self.fail(f"last_placed: must be {{'x': .., 'y': ..}}, got {lp!r}")
-            cell = (self.int_field(lp, "x", "last_placed"), self.int_field(lp, "y", "last_placed"))
+                self.fail(f"last_placed: must be {{'x': .., 'y': ..}}, got {short(lp)}")
+            cell = self.cell(lp, "last_placed")[:2]
             if cell not in board.tiles:
                 self.fail(f"last_placed (cell {cell[0]},{cell[1]}): no tile on that cell")
             board.last_placed = cell
@@ -394,10 +452,10 @@ class _BoardReader:
         board.held = self.read_held(o.get("held", {}) or {})
         track = o.get("track", {}) or {}
         if not isinstance(track, dict):
-            self.fail(f"track: must be an object colour -> points, got {track!r}")
+            self.fail(f"track: must be an object colour -> points, got {short(track)}")
         for c, v in track.items():
             self.colour(c, f"track.{c}")
-            self.int_field(track, c, "track", minimum=0)
+            self.int_field(track, c, "track", minimum=0, maximum=MAX_POINTS, why=" points")
         board.track = dict(track)
         known = {"format", "game", "expansions", "rules", "players", "active", "last_placed", "tiles",
                  "meeples", "gold", "tents", "sheriff", "ore", "held", "track"}
@@ -406,33 +464,34 @@ class _BoardReader:
 
     def read_tiles(self, board: Board, tiles: Any) -> None:
         if not isinstance(tiles, list):
-            self.fail(f"tiles: must be a list, got {tiles!r}")
+            self.fail(f"tiles: must be a list, got {short(tiles)}")
         for i, t in enumerate(tiles):
             where = f"tiles[{i}]"
             if not isinstance(t, dict):
-                self.fail(f"{where}: must be an object with x, y, tile, rot; got {t!r}")
-            x = self.int_field(t, "x", where)
-            y = self.int_field(t, "y", where)
-            where = f"tiles[{i}] (cell {x},{y})"
+                self.fail(f"{where}: must be an object with x, y, tile, rot; got {short(t)}")
+            x, y, where = self.cell(t, where)
             rot = t.get("rot", 0)
             if isinstance(rot, bool) or rot not in (0, 1, 2, 3):
-                self.fail(f"{where}: 'rot' must be 0, 1, 2 or 3 (clockwise quarter turns), got {rot!r}")
+                self.fail(f"{where}: 'rot' must be 0, 1, 2 or 3 (clockwise quarter turns), got {short(rot)}")
             ref = t.get("tile")
             inline = None
             if isinstance(ref, str):
                 if ref not in board.catalog:
                     ids = " ".join(board.catalog.tiles)
-                    self.fail(f"{where}: unknown tile id {ref!r} for {board.game}"
+                    self.fail(f"{where}: unknown tile id {short(ref)} for {board.game}"
                               f"{'+' + '+'.join(board.expansions) if board.expansions else ''}; known ids: {ids}")
                 tile = board.catalog[ref]
             elif isinstance(ref, dict):
+                wrong = foreign_kind(ref, board.game)
+                if wrong is not None:
+                    self.fail(f"{where}: {wrong}")
                 try:
                     tile = parse_tile(ref, where, tile_id=ref.get("name") or "inline")
                 except TileSetError as exc:
                     raise BoardFormatError(str(exc)) from None
                 inline = ref
             else:
-                self.fail(f"{where}: 'tile' must be a catalogue id or an inline tile object, got {ref!r}")
+                self.fail(f"{where}: 'tile' must be a catalogue id or an inline tile object, got {short(ref)}")
             if (x, y) in board.tiles:
                 self.fail(f"{where}: two tiles on one cell ({board.tiles[(x, y)].tile.id} and {tile.id})")
             extra = {k: v for k, v in t.items() if k not in ("x", "y", "tile", "rot")}
@@ -440,19 +499,17 @@ class _BoardReader:
 
     def read_figures(self, board: Board, figs: Any, name: str, *, owned: bool = True) -> list[Figure]:
         if not isinstance(figs, list):
-            self.fail(f"{name}: must be a list, got {figs!r}")
+            self.fail(f"{name}: must be a list, got {short(figs)}")
         out = []
         for i, f in enumerate(figs):
             where = name if not owned else f"{name}[{i}]"
             if not isinstance(f, dict):
-                self.fail(f"{where}: must be an object, got {f!r}")
-            x = self.int_field(f, "x", where)
-            y = self.int_field(f, "y", where)
-            where = f"{where} (cell {x},{y})"
+                self.fail(f"{where}: must be an object, got {short(f)}")
+            x, y, where = self.cell(f, where)
             player = self.colour(f.get("player"), where) if owned else None
             at = f.get("at")
             if at not in LOCATIONS:
-                self.fail(f"{where}: 'at' must be one of {' '.join(LOCATIONS)}, got {at!r}")
+                self.fail(f"{where}: 'at' must be one of {' '.join(LOCATIONS)}, got {short(at)}")
             placement = board.tiles.get((x, y))
             if placement is None:
                 self.fail(f"{where}: no tile on that cell")
@@ -464,16 +521,21 @@ class _BoardReader:
 
     def read_stacks(self, board: Board, stacks: Any, name: str, *, located: bool) -> list[Stack]:
         if not isinstance(stacks, list):
-            self.fail(f"{name}: must be a list, got {stacks!r}")
+            self.fail(f"{name}: must be a list, got {short(stacks)}")
         out = []
+        what = "gold bars" if name == "gold" else "ore tokens"
+        per_tile: dict[Cell, int] = {}
         for i, s in enumerate(stacks):
             where = f"{name}[{i}]"
             if not isinstance(s, dict):
-                self.fail(f"{where}: must be an object, got {s!r}")
-            x = self.int_field(s, "x", where)
-            y = self.int_field(s, "y", where)
-            where = f"{where} (cell {x},{y})"
-            count = self.int_field(s, "count", where, minimum=0)
+                self.fail(f"{where}: must be an object, got {short(s)}")
+            x, y, where = self.cell(s, where)
+            count = self.int_field(s, "count", where, minimum=0, maximum=MAX_TOKENS_PER_TILE,
+                                   why=f" {what} on one tile")
+            per_tile[(x, y)] = per_tile.get((x, y), 0) + count
+            if per_tile[(x, y)] > MAX_TOKENS_PER_TILE:
+                self.fail(f"{where}: {per_tile[(x, y)]} {what} on one tile in all; at most "
+                          f"{MAX_TOKENS_PER_TILE} fit on a tile")
             placement = board.tiles.get((x, y))
             if placement is None:
                 self.fail(f"{where}: no tile on that cell")
@@ -481,7 +543,7 @@ class _BoardReader:
             if located:
                 at = s.get("at")
                 if at not in LOCATIONS:
-                    self.fail(f"{where}: 'at' must be one of {' '.join(LOCATIONS)}, got {at!r}")
+                    self.fail(f"{where}: 'at' must be one of {' '.join(LOCATIONS)}, got {short(at)}")
                 if placement.tile.turned(placement.rot).locate(at) is None:
                     self.fail(f"{where}: tile {placement.tile.id} (rot {placement.rot}) has no feature at {at!r}")
             extra = {k: v for k, v in s.items() if k not in ("x", "y", "at", "count")}
@@ -490,24 +552,45 @@ class _BoardReader:
 
     def read_held(self, held: Any) -> dict[str, dict[str, int]]:
         if not isinstance(held, dict):
-            self.fail(f"held: must be an object colour -> {{gold_bars, ore_points}}, got {held!r}")
+            self.fail(f"held: must be an object colour -> {{gold_bars, ore_points}}, got {short(held)}")
         out = {}
         for c, v in held.items():
             self.colour(c, f"held.{c}")
             if not isinstance(v, dict):
-                self.fail(f"held.{c}: must be an object like {{'gold_bars': 3}}, got {v!r}")
+                self.fail(f"held.{c}: must be an object like {{'gold_bars': 3}}, got {short(v)}")
             for k in v:
                 if k not in HELD_KEYS:
-                    self.fail(f"held.{c}: unknown key {k!r}; known: {', '.join(HELD_KEYS)}")
-                self.int_field(v, k, f"held.{c}", minimum=0)
+                    self.fail(f"held.{c}: unknown key {short(k)}; known: {', '.join(HELD_KEYS)}")
+                self.int_field(v, k, f"held.{c}", minimum=0, maximum=MAX_POINTS)
             out[c] = dict(v)
         return out
+
+
+def foreign_kind(inline: dict, game: str) -> str | None:
+    """Why an inline tile does not fit ``game`` (a feature kind of the other game), or ``None``.
+
+    ``board-format.md``: carcassonne tiles have city, road, river, field and
+    cloister features; goldrush tiles rail, mountain, town, prairie and cemetery.
+    """
+    feats = inline.get("features")
+    if not isinstance(feats, list) or game not in GAME_KINDS:
+        return None
+    for f in feats:
+        kind = f.get("kind") if isinstance(f, dict) else None
+        if not isinstance(kind, str) or kind in GAME_KINDS[game]:
+            continue
+        for other, kinds in GAME_KINDS.items():
+            if other != game and kind in kinds:
+                return (f"{kind} belongs to {GAME_TITLES[other]}; this board is {game} "
+                        f"(its tiles have {', '.join(GAME_KINDS[game])})")
+    return None
 
 
 def read_board(path: str | Path, *, tile_sets: Iterable[str | Path | TileSet] = ()) -> Board:
     """Load a board file: ``carcassonne-board/1`` JSON or the text notation.
 
-    The form is told by the content: JSON starts with ``{``.
+    The form is told by the content: JSON starts with ``{`` (or ``[``, which is
+    refused: a board is an object), after an optional UTF-8 byte-order mark.
 
     Raises
     ------
@@ -521,7 +604,7 @@ def read_board(path: str | Path, *, tile_sets: Iterable[str | Path | TileSet] = 
         raise BoardFormatError(f"{path}: not a text file (a board is JSON or text notation)") from None
     except OSError as exc:
         raise BoardFormatError(f"cannot read board {str(path)!r}: {exc.strerror or exc}") from None
-    if text.lstrip().startswith("{"):
+    if looks_like_json(text):
         try:
             return Board.from_json(text, tile_sets=tile_sets)
         except BoardFormatError as exc:

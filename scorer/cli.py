@@ -1,7 +1,9 @@
 """Command-line interface: a thin click layer over the library.
 
 Every :class:`scorer.errors.ScorerError` becomes a one-line ``error: ...`` message
-on stderr and exit status 2, with no traceback and no file written.
+on stderr and exit status 2, with no traceback and no file written; click's own
+usage errors (unknown option, bad value...) of every command are one line too
+(:class:`scorer.cliutil.OneLineGroup`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ import sys
 
 import click
 
-from .cliutil import EXIT_BAD_INPUT, handle_errors  # noqa: F401  (re-exported)
+from .cliutil import EXIT_BAD_INPUT, OneLineGroup, handle_errors, require_tiles  # noqa: F401  (re-exported)
+
+#: Webcam numbers ``--camera`` accepts.
+CAMERAS = click.IntRange(0, 63)
 
 
-@click.group()
+@click.group(cls=OneLineGroup)
 @click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
 @click.version_option(package_name="scorer")
 def main(verbose: int) -> None:
@@ -30,23 +35,28 @@ _tiles_option = click.option(
 
 
 def _load(board_path: str, tile_files: tuple[str, ...]):
+    """A typed board with at least one tile (an empty file is an error)."""
     from .board import read_board
 
-    return read_board(board_path, tile_sets=tile_files)
+    board = read_board(board_path, tile_sets=tile_files)
+    require_tiles(board, board_path)
+    return board
 
 
 @main.command()
 @click.argument("sources", metavar="BOARD|PHOTO...", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--final", is_flag=True, help="End-of-game scoring (default: what the last tile completed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the carcassonne-score/1 JSON report.")
-@click.option("--camera", type=int, default=None, metavar="N", help="Read a frame from webcam N instead of a file.")
+@click.option("--camera", type=CAMERAS, default=None, metavar="N",
+              help="Read a frame from webcam N instead of a file.")
 @click.option("--game", type=click.Choice(["carcassonne", "goldrush"]), default=None,
               help="The game on the photo (guessed from the tiles when not given).")
 @click.option("--players", default=None, metavar="LIST", help="Colours in turn order, e.g. red,blue,green.")
 @click.option("--appearance", default=None, metavar="NAME|FILE",
               help="Tile appearance learned with `scorer calibrate` (for editions with other art).")
 @click.option("--art-dir", default=None, type=click.Path(file_okay=False), hidden=True)
-@click.option("--jobs", type=int, default=None, help="Photos read in parallel (default: CPU count).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Photos read in parallel (default: CPU count).")
 @_tiles_option
 @handle_errors
 def score(sources: tuple[str, ...], final: bool, as_json: bool, camera: int | None, game: str | None,
@@ -66,6 +76,14 @@ def score(sources: tuple[str, ...], final: bool, as_json: bool, camera: int | No
 
     if camera is None and not sources:
         raise ScorerError("give a board file, one or more photos, or --camera N")
+    typed = [s for s in sources if not is_photo(s)]
+    if typed:
+        given = [name for name, value in (("--camera", camera), ("--game", game), ("--players", players),
+                                          ("--appearance", appearance), ("--jobs", jobs)) if value is not None]
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise ScorerError(f"{', '.join(given)} {verb} to photos only; {typed[0]} is a typed board, which says "
+                              "its game and players itself (change them with scorer fix)")
     colours = [c.strip() for c in players.split(",") if c.strip()] if players else None
     if camera is not None or any(is_photo(s) for s in sources):
         _score_photos(sources, camera, final=final, as_json=as_json, game=game, players=colours,
@@ -112,7 +130,10 @@ def _score_photos(sources, camera, *, final, as_json, game, players, appearance,
                   art_dir=art_dir)
     results = []
     if camera is not None:
+        from .cliutil import quiet_opencv
         from .vision.photo import grab_frame
+
+        quiet_opencv()
 
         results.append((f"camera{camera}", score_photo(grab_frame(camera), name=f"camera{camera}", **kwargs)))
     not_photos = [s for s in sources if not is_photo(s)]
@@ -158,11 +179,17 @@ def verify(board_path: str, claimed: str, mid_game: bool, as_json: bool, tile_fi
     """
     import json
 
+    from .errors import ScorerError
     from .textreport import format_verification
     from .verify import parse_claims
     from .verify import verify as run_verify
 
+    if any(len(run) > 9 for run in "".join(ch if ch.isdigit() else " " for ch in claimed).split()):
+        raise ScorerError("--claimed: a total has too many digits; give points like red=102")
     claims = parse_claims(claimed)
+    negative = [f"{c}={v}" for c, v in claims.items() if v < 0]
+    if negative:
+        raise ScorerError(f"--claimed: points are 0 or more, got {negative[0]}")
     board = _load(board_path, tile_files)
     result = run_verify(board, claims, mode="completed" if mid_game else "final", board_path=board_path)
     if as_json:

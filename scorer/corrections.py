@@ -19,9 +19,15 @@ the active player, the score track.  Every change here
 
   ``before`` is the minimal JSON that reverts the change, per board field: a
   list field (``tiles``, ``meeples``, ``gold``, ``tents``, ``ore``) as a splice
-  (``count`` entries from ``index`` of the new list are replaced by the ``old``
-  entries), any other field as ``{"value": <old value>}`` or ``{"absent": true}``.
+  (the ``count`` entries ``new`` the change left from ``index`` of the new list
+  are replaced by the ``old`` entries), any other field as ``{"value": <old
+  value>, "new": <value the change left>}`` or ``{"absent": true, "new": ...}``.
   :func:`undo` applies it, so undoing gives back the earlier board exactly.
+  The entries the change left are found by content (a tile by cell, id and
+  rotation; a figure by kind, colour, cell and location; a stack by cell and
+  count), so an edit by hand elsewhere in the file does not mislead undo; when
+  the board no longer shows what the change left (the figure it added was
+  removed by hand...), undo refuses with a message naming what is missing.
 
 Operations (``op`` and its ``args``):
 
@@ -72,7 +78,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .board import COLOURS, HELD_KEYS, Board, Figure, Placement
+from .board import COLOURS, HELD_KEYS, Board, Figure, Placement, looks_like_json
 from .errors import BoardFormatError, ScorerError
 from .fileio import write_atomic
 from .geometry import LOCATIONS, Cell
@@ -90,6 +96,8 @@ GUESS_KEYS = ("alternatives", "colour_alternatives")
 NOTATION_HISTORY = "#history "
 #: Default number of re-scorings :func:`suggest_corrections` may spend.
 MAX_SCORINGS = 500
+#: Longest number read from a command line, in digits (larger ones are refused unread).
+_MAX_DIGITS = 12
 
 
 class CorrectionError(ScorerError, ValueError):
@@ -143,9 +151,9 @@ def parse_cell(text: str) -> Cell:
     """
     raw = str(text).strip().strip("()[]")
     parts = [p.strip() for p in raw.split(",")]
-    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+    if len(parts) == 2 and all(p.lstrip("-").isdigit() and len(p) <= _MAX_DIGITS for p in parts):
         return int(parts[0]), int(parts[1])
-    raise CorrectionError(f"a cell is X,Y like 2,-1 (x grows east, y grows south), got {text!r}")
+    raise CorrectionError(f"a cell is X,Y like 2,-1 (x grows east, y grows south), got {_short(str(text))!r}")
 
 
 def parse_colour(text: str, what: str = "colour") -> str:
@@ -254,10 +262,13 @@ def undo(board: Board, steps: int = 1) -> Board:
         Fewer changes are recorded than ``steps``, or an entry cannot be reverted.
     """
     _check_steps(board, steps)
-    d = board.to_dict()
+    d = copy.deepcopy(board.to_dict())  # the board's own history list must not be popped
     for _ in range(steps):
         entry = d["history"].pop()
-        _revert(d, entry)
+        try:
+            _revert(d, entry)
+        except _HandEdited as exc:
+            raise _refused(entry, exc) from None
         if not d["history"]:
             del d["history"]
     return _rebuild(d, board, "undo")
@@ -273,30 +284,143 @@ def _check_steps(board: Board, steps: int) -> None:
         raise CorrectionError(f"only {n} change(s) are recorded; undo at most {n} (--steps {n})")
 
 
+#: The keys that identify an entry of each list field (what a person sees on the table).
+_IDENTITY = {
+    "tiles": ("x", "y", "tile", "rot"),
+    "meeples": ("player", "x", "y", "at"),
+    "tents": ("player", "x", "y", "at"),
+    "gold": ("x", "y", "count"),
+    "ore": ("x", "y", "at", "count"),
+}
+
+
+def _ident(key: str, e: Any) -> Any:
+    if not isinstance(e, dict):
+        return json.dumps(e, sort_keys=True)
+    return tuple(json.dumps(e.get(k), sort_keys=True) for k in _IDENTITY.get(key, sorted(e)))
+
+
+def _item_text(key: str, e: Any) -> str:
+    """``the red meeple at 1,1 S``: a list entry named as a person sees it."""
+    if not isinstance(e, dict):
+        return f"the {key} entry {_short(e)}"
+    cell = f"{e.get('x')},{e.get('y')}"
+    if key == "tiles":
+        t = e.get("tile")
+        name = t if isinstance(t, str) else (t or {}).get("name", "inline tile") if isinstance(t, dict) else t
+        return f"the tile {name} {format_rot(e.get('rot', 0))} on {cell}"
+    if key in ("meeples", "tents"):
+        return f"the {e.get('player')} {key[:-1]} at {cell} {e.get('at')}"
+    if key == "gold":
+        n = e.get("count")
+        return f"the {n} gold bar{'' if n == 1 else 's'} on {cell}"
+    if key == "ore":
+        n = e.get("count")
+        return f"the {n} ore token{'' if n == 1 else 's'} at {cell} {e.get('at')}"
+    if key == "sheriff":
+        return f"the Sheriff at {cell} {e.get('at')}"
+    return f"the {key} entry {_short(e)}"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    try:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False) if not isinstance(value, str) else value
+    except (TypeError, ValueError):
+        text = "<unprintable value>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _HandEdited(CorrectionError):
+    """The board no longer shows what a recorded change left; the change cannot be reverted."""
+
+
 def _revert(d: dict[str, Any], entry: Any) -> None:
+    """Revert one history entry in the board object ``d`` (in place).
+
+    List fields are matched by content (:data:`_IDENTITY`): the entries the
+    change left are found wherever they now stand and replaced by the earlier
+    ones.  When the board no longer shows what the change left (a person edited
+    the file since), :class:`_HandEdited` is raised and ``d`` may be half changed
+    (callers work on a copy).  Entries written before the change's result was
+    recorded (no ``new``) are reverted by position.
+    """
     if not isinstance(entry, dict) or not isinstance(entry.get("before"), dict):
-        raise CorrectionError(f"history entry {entry!r} cannot be reverted: it has no 'before'")
+        raise CorrectionError(f"history entry {_short(entry)} cannot be reverted: it has no 'before'")
     for key, patch in entry["before"].items():
         if not isinstance(patch, dict):
             raise CorrectionError(f"history entry {entry.get('op')!r}: 'before.{key}' must be an object")
         if "index" in patch:
-            lst = d.setdefault(key, [])
-            i, n = patch["index"], patch.get("count", 0)
-            lst[i:i + n] = copy.deepcopy(patch.get("old", []))
-        elif patch.get("absent"):
+            _revert_list(d, key, patch)
+            continue
+        if "new" in patch and d.get(key) != patch["new"]:
+            raise _HandEdited(_value_changed(key, patch["new"], d.get(key)))
+        if patch.get("absent"):
             d.pop(key, None)
         else:
             d[key] = copy.deepcopy(patch.get("value"))
 
 
+def _value_changed(key: str, left: Any, now: Any) -> str:
+    if key == "sheriff":
+        if isinstance(left, dict):
+            return f"{_item_text('sheriff', left)} is no longer there"
+        return f"the Sheriff now stands at {now.get('x')},{now.get('y')} {now.get('at')}" if isinstance(now, dict) \
+            else "the Sheriff was changed"
+    return f"'{key}' is now {_short(now, 40)}, the change left {_short(left, 40)}"
+
+
+def _revert_list(d: dict[str, Any], key: str, patch: dict[str, Any]) -> None:
+    lst = d.setdefault(key, [])
+    if not isinstance(lst, list):
+        raise _HandEdited(f"'{key}' is no longer a list")
+    old = copy.deepcopy(patch.get("old", []))
+    i = patch["index"]
+    if "new" not in patch:  # recorded before the result was kept: by position
+        n = patch.get("count", 0)
+        lst[i:i + n] = old
+        return
+    left = patch["new"]
+    want = [_ident(key, e) for e in left]
+    have = [_ident(key, e) for e in lst]
+    n = len(want)
+    if have[i:i + n] == want:
+        at = i
+        del lst[i:i + n]
+    else:
+        spots: list[int] = []
+        for e, ident in zip(left, want):
+            j = next((j for j, h in enumerate(have) if h == ident and j not in spots), None)
+            if j is None:
+                raise _HandEdited(f"{_item_text(key, e)} is no longer there")
+            spots.append(j)
+        at = min(spots) if spots else min(i, len(lst))
+        for j in sorted(spots, reverse=True):
+            del lst[j]
+    if key == "tiles":  # a tile to put back needs its cell free
+        taken = {(t.get("x"), t.get("y")): t for t in lst if isinstance(t, dict)}
+        for e in old:
+            if isinstance(e, dict) and (e.get("x"), e.get("y")) in taken:
+                raise _HandEdited(f"{_item_text(key, taken[(e.get('x'), e.get('y'))])} was put there since")
+    lst[at:at] = old
+
+
+def _refused(entry: dict[str, Any], exc: _HandEdited) -> CorrectionError:
+    return CorrectionError(f"the board was edited by hand since this change ({describe_entry(entry)}); "
+                           f"undo refused: {exc}")
+
+
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The minimal ``before`` record that turns ``new`` back into ``old``."""
+    """The minimal ``before`` record that turns ``new`` back into ``old``.
+
+    Each record also keeps what the change left (``new``), so that undo can
+    find it by content and tell when the board was edited by hand since.
+    """
     before: dict[str, Any] = {}
     for key in list(old) + [k for k in new if k not in old]:
         if key in old and key in new and old[key] == new[key]:
             continue
         if key not in old:
-            before[key] = {"absent": True}
+            before[key] = {"absent": True, "new": new[key]}
         elif key in LIST_FIELDS and isinstance(old[key], list) and isinstance(new.get(key), list):
             a, b = old[key], new[key]
             lo = 0
@@ -305,7 +429,10 @@ def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             hi = 0
             while hi < min(len(a), len(b)) - lo and a[len(a) - 1 - hi] == b[len(b) - 1 - hi]:
                 hi += 1
-            before[key] = {"index": lo, "old": a[lo:len(a) - hi], "count": len(b) - lo - hi}
+            before[key] = {"index": lo, "old": a[lo:len(a) - hi], "count": len(b) - lo - hi,
+                           "new": b[lo:len(b) - hi]}
+        elif key in new:
+            before[key] = {"value": old[key], "new": new[key]}
         else:
             before[key] = {"value": old[key]}
     return before
@@ -344,9 +471,11 @@ class _Op:
 def _int(args: dict, key: str, op: str, *, minimum: int | None = None) -> int:
     v = args.get(key)
     if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        if len(v.strip()) > _MAX_DIGITS:
+            raise CorrectionError(f"{op}: '{key}' is far too large, got {_short(v.strip())}")
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise CorrectionError(f"{op}: '{key}' must be a whole number, got {v!r}")
+        raise CorrectionError(f"{op}: '{key}' must be a whole number, got {_short(v)}")
     if minimum is not None and v < minimum:
         raise CorrectionError(f"{op}: '{key}' must be at least {minimum}, got {v}")
     return v
@@ -957,6 +1086,9 @@ class BoardFile:
     form: str
     board: Board
     header: str = ""
+    #: The file's line ending (``"\r\n"`` for a file written on Windows) and byte-order mark.
+    newline: str = "\n"
+    bom: str = ""
 
     @property
     def canonical(self) -> bool:
@@ -964,14 +1096,18 @@ class BoardFile:
         return self.render(self.board) == self.text
 
     def render(self, board: Board) -> str:
-        """The file text for ``board`` in this file's form."""
+        """The file text for ``board`` in this file's form (its line endings and byte-order mark kept)."""
         if self.form == "json":
-            return board.to_json()
-        from .notation import format_notation
+            text = board.to_json()
+        else:
+            from .notation import format_notation
 
-        lines = [NOTATION_HISTORY + json.dumps(e, separators=(",", ":")) for e in history(board)]
-        tail = ("\n".join(lines) + "\n") if lines else ""
-        return self.header + format_notation(board) + tail
+            lines = [NOTATION_HISTORY + json.dumps(e, separators=(",", ":")) for e in history(board)]
+            tail = ("\n".join(lines) + "\n") if lines else ""
+            text = self.header + format_notation(board) + tail
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return self.bom + text
 
 
 def read_board_file(path: str | Path, *, tile_sets: Iterable[str | Path | TileSet] = ()) -> BoardFile:
@@ -984,7 +1120,7 @@ def read_board_file(path: str | Path, *, tile_sets: Iterable[str | Path | TileSe
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # bytes: line endings are kept as written
     except UnicodeDecodeError:
         raise BoardFormatError(f"{path}: not a text file (a board is JSON or text notation)") from None
     except OSError as exc:
@@ -994,23 +1130,26 @@ def read_board_file(path: str | Path, *, tile_sets: Iterable[str | Path | TileSe
 
 def _parse_board_text(path: Path, text: str, tile_sets: Iterable) -> BoardFile:
     tile_sets = list(tile_sets)
-    if text.lstrip().startswith("{"):
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    body = text[len(bom):].replace("\r\n", "\n")
+    if looks_like_json(body):
         try:
-            board = Board.from_json(text, tile_sets=tile_sets)
+            board = Board.from_json(body, tile_sets=tile_sets)
         except BoardFormatError as exc:
             raise BoardFormatError(f"{path.name}: {exc}") from None
         hist = board.extra.get("history")
         if hist is not None and not isinstance(hist, list):
-            raise BoardFormatError(f"{path.name}: 'history' must be a list of changes, got {hist!r}")
-        return BoardFile(path, text, "json", board)
+            raise BoardFormatError(f"{path.name}: 'history' must be a list of changes, got {_short(hist)}")
+        return BoardFile(path, text, "json", board, newline=newline, bom=bom)
     from .errors import NotationError
     from .notation import parse_notation
 
     try:
-        board = parse_notation(text, tile_sets=tile_sets)
+        board = parse_notation(body, tile_sets=tile_sets)
     except NotationError as exc:
         raise NotationError(f"{path.name}: {exc}") from None
-    lines = text.splitlines(keepends=True)
+    lines = body.splitlines(keepends=True)
     header = []
     for line in lines:
         if line.strip() and not line.startswith("#") or line.startswith(NOTATION_HISTORY):
@@ -1026,7 +1165,7 @@ def _parse_board_text(path: Path, text: str, tile_sets: Iterable) -> BoardFile:
                                        "repair or delete that line") from None
     if hist:
         board.extra["history"] = hist
-    return BoardFile(path, text, "notation", board, "".join(header))
+    return BoardFile(path, text, "notation", board, "".join(header), newline=newline, bom=bom)
 
 
 def correct_file(path: str | Path, op: str, args: dict[str, Any], *,
@@ -1091,10 +1230,24 @@ def undo_file(path: str | Path, steps: int = 1, *,
     for _ in range(steps):
         entry = history(cur.board)[-1]
         if isinstance(entry.get("file"), str):
-            cur = _parse_board_text(bf.path, entry["file"], tile_sets)
+            d = cur.board.to_dict()
+            try:  # only when the board still shows what the change left
+                _revert(d, entry)
+            except _HandEdited as exc:
+                raise _refused(entry, exc) from None
+            earlier = _parse_board_text(bf.path, entry["file"], tile_sets)
+            plain = {k: v for k, v in d.items() if k != "history"}
+            if plain == {k: v for k, v in earlier.board.to_dict().items() if k != "history"}:
+                cur = earlier  # the exact earlier text
+            else:  # edited by hand elsewhere since: keep those edits, give up the exact text
+                d.pop("history", None)
+                if history(cur.board)[:-1]:
+                    d["history"] = history(cur.board)[:-1]
+                board = _rebuild(d, cur.board, "undo")
+                cur = BoardFile(bf.path, cur.render(board), cur.form, board, cur.header, cur.newline, cur.bom)
         else:
             board = undo(cur.board)
-            cur = BoardFile(bf.path, cur.render(board), cur.form, board, cur.header)
+            cur = BoardFile(bf.path, cur.render(board), cur.form, board, cur.header, cur.newline, cur.bom)
         undone.append(entry)
     write_atomic(bf.path, cur.text)
     return bf.board, cur.board, undone

@@ -33,31 +33,21 @@ any order after the cell)::
 
 from __future__ import annotations
 
-import functools
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from .cliutil import handle_errors
 from .errors import ScorerError
 
 EXIT_BAD_INPUT = 2
 _WORDS = {"context_settings": {"ignore_unknown_options": True}}
 
 
-def _exit_on_scorer_error(func):
-    """Turn a domain error into one ``error:`` line on stderr and exit status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except ScorerError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-
-    return wrapper
+#: Turn a domain error into one ``error:`` line on stderr and exit status 2.
+_exit_on_scorer_error = handle_errors
 
 
 def _common(func):
@@ -298,8 +288,13 @@ def fix_ore(ctx, cell: str, loc: str, count: str, final: bool, tile_files) -> No
 
 
 def _count(text: str, what: str) -> int:
+    from .board import short
+
     if not text.strip().isdigit():
-        raise ScorerError(f"the number of {what} must be a whole number 0 or more, got {text!r}")
+        raise ScorerError(f"the number of {what} must be a whole number 0 or more, got {short(text)}")
+    if len(text.strip()) > 12:
+        raise ScorerError(f"the number of {what} is far too large ({short(text.strip(), 20)}); "
+                          "at most 100 lie on a tile")
     return int(text)
 
 
@@ -518,7 +513,10 @@ def sheet(board_path: str, output: str, title: str | None, final: bool, tile_fil
     from .scoring import score
     from .sheet import format_summary, write_sheet
 
+    from .cliutil import require_tiles
+
     board = read_board_file(board_path, tile_sets=tile_files).board
+    require_tiles(board, board_path)
     report = score(board, _mode(final))
     path = write_sheet(report, output, title=title, source=Path(board_path).name)
     click.echo(format_summary(report), nl=False)

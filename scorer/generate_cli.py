@@ -16,6 +16,7 @@ from .cliutil import handle_errors
 from .generate import GenerateError, play_game
 from .tiles import GAMES
 
+
 def _names(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -29,7 +30,8 @@ def _names(text: str) -> list[str]:
               help="Comma-separated colours in turn order.")
 @click.option("--n-tiles", "n_tiles", type=int, default=None, metavar="N",
               help="Stop when N tiles lie on the table, start tile included (default: the whole box).")
-@click.option("--seed", type=int, required=True, help="Random seed: the same seed gives the same game.")
+@click.option("--seed", type=click.IntRange(min=0), metavar="N", required=True,
+              help="Random seed (0 or more): the same seed gives the same game.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the last board here (default: print it when no --history is given).")
 @click.option("--history", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -50,6 +52,8 @@ def generate(game: str, expansions: str, players: str, n_tiles: int | None, seed
     """
     if n_tiles is not None and n_tiles < 1:
         raise GenerateError(f"--n-tiles must be at least 1 (the start tile), got {n_tiles}")
+    if len(_names(players)) < 2:
+        raise GenerateError(f"--players: a game needs at least 2 players, got {players!r}; e.g. --players red,blue")
     result = play_game(game, _names(expansions), players=_names(players), n_tiles=n_tiles,
                        rng=np.random.default_rng(seed), tile_sets=tile_sets)
     turns = result.turns

@@ -1,21 +1,21 @@
 """``scorer goldland``: the Goldland end-of-game tally on the command line.
 
 With a FILE the tally is read from it (JSON or text, see :mod:`scorer.goldland`);
-without one the players and their counts are asked for interactively.  Any
-:class:`scorer.errors.ScorerError` becomes a one-line ``error: ...`` message on
-stderr and exit status 2.
+without one the players and their counts are asked for interactively: the
+questions go to stderr, so stdout holds only the result, and input that ends
+before the tally is complete is an error.  Any :class:`scorer.errors.ScorerError`
+becomes a one-line ``error: ...`` message on stderr and exit status 2.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from .errors import ScorerError, TallyError
+from .cliutil import handle_errors
+from .errors import ScorerError, TallyError  # noqa: F401  (ScorerError re-exported)
 from .goldland import (
     ADVENTURES,
     BACKPACK_SLOTS,
@@ -35,18 +35,8 @@ from .goldland import (
 EXIT_BAD_INPUT = 2
 
 
-def _exit_on_scorer_error(func):
-    """Turn a domain error into one ``error:`` line on stderr and exit status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except ScorerError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-
-    return wrapper
+#: Turn a domain error into one ``error:`` line on stderr and exit status 2.
+_exit_on_scorer_error = handle_errors
 
 
 @click.command("goldland")
@@ -60,9 +50,15 @@ def goldland(file: Path | None, as_json: bool) -> None:
     and their counts are asked for.  Gold piece 1, treasure 3, amulet 3,
     adventure token its printed value; the most gold wins.
     """
-    tally = load_tally(file) if file is not None else _prompt_tally()
-    if file is None:
-        tally = _prompt_missing_values(tally)
+    if file is not None:
+        tally = load_tally(file)
+    else:
+        try:
+            tally = _prompt_missing_values(_prompt_tally())
+        except click.Abort:  # end of input (or Ctrl-C) in the middle of a question
+            click.echo("", err=True)
+            raise TallyError("the input ended before the tally was complete; answer every question, "
+                             "or give the tally in a FILE (see scorer goldland --help)") from None
     result = score_tally(tally)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -113,9 +109,14 @@ def format_ranking(result: GoldlandResult) -> str:
 # --------------------------------------------------------------------------- prompts
 
 
+def _ask(text: str, **kwargs):
+    """``click.prompt`` writing its question to stderr (stdout holds only the result)."""
+    return click.prompt(text, err=True, **kwargs)
+
+
 def _prompt_tally() -> Tally:
     """Ask for the players and their counts; the answers are checked as they come."""
-    count = click.prompt(
+    count = _ask(
         f"Number of players ({MIN_PLAYERS}-{MAX_PLAYERS})",
         type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
     )
@@ -123,13 +124,13 @@ def _prompt_tally() -> Tally:
     holders: dict[str, str] = {}
     for number in range(1, count + 1):
         while True:
-            name = click.prompt(f"Player {number} name or colour").strip()
+            name = _ask(f"Player {number} name or colour").strip()
             if name and all(p.name != name for p in players):
                 break
             click.echo("error: give each player a different, non-empty name", err=True)
-        gold = click.prompt(f"  {name}: gold pieces", type=click.IntRange(min=0))
-        amulet = click.prompt(f"  {name}: amulet (0 or 1)", type=click.IntRange(0, 1), default=0)
-        treasures = click.prompt(
+        gold = _ask(f"  {name}: gold pieces", type=click.IntRange(min=0))
+        amulet = _ask(f"  {name}: amulet (0 or 1)", type=click.IntRange(0, 1), default=0)
+        treasures = _ask(
             f"  {name}: treasures",
             type=click.IntRange(0, BACKPACK_SLOTS - amulet),
             default=0,
@@ -143,7 +144,7 @@ def _prompt_tally() -> Tally:
 def _prompt_adventures(name: str, holders: dict[str, str]) -> tuple[str, ...]:
     """Ask for a player's adventure tokens until the answer is valid."""
     while True:
-        text = click.prompt(
+        text = _ask(
             f"  {name}: adventure tokens ({', '.join(ADVENTURES)}; comma-separated, empty for none)",
             default="",
             show_default=False,
@@ -168,7 +169,7 @@ def _prompt_adventures(name: str, holders: dict[str, str]) -> tuple[str, ...]:
 def _prompt_equipment(name: str, free: int) -> int | None:
     """Ask for the equipment count; an empty answer leaves it out of the backpack check."""
     while True:
-        text = click.prompt(
+        text = _ask(
             f"  {name}: equipment items in the backpack (0-{free}, empty to skip)",
             default="",
             show_default=False,
@@ -184,7 +185,7 @@ def _prompt_missing_values(tally: Tally) -> Tally:
     """Ask for the printed value of every held token whose value is not known."""
     values = dict(tally.token_values)
     for adventure in missing_token_values(tally):
-        values[adventure] = click.prompt(
+        values[adventure] = _ask(
             f"Value of the {adventure} adventure token (printed on it, "
             f"{TOKEN_VALUE_MIN}-{TOKEN_VALUE_MAX})",
             type=click.IntRange(TOKEN_VALUE_MIN, TOKEN_VALUE_MAX),

@@ -102,7 +102,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .board import BOARD_FORMAT, COLOURS, Board
+from .board import BOARD_FORMAT, COLOURS, Board, foreign_kind
 from .errors import BoardFormatError, NotationError, TileSetError
 from .geometry import LOCATIONS
 from .tiles import TileSet, catalog_for, parse_tile
@@ -128,6 +128,13 @@ _WHERE = re.compile(
 #: Notation names of board fields, for error messages.
 _LABELS = {"last_placed": "last"}
 _FIGURE_HELP = "expected COLOUR@LOC, tent:COLOUR@LOC, sheriff@LOC, gold=N or ore@LOC=N"
+#: Longest number the notation reads, in digits (larger ones are refused, not parsed).
+_MAX_DIGITS = 12
+
+
+def _cut(text: str, limit: int = _QUOTE_MAX) -> str:
+    """Input quoted in an error, cut to ``limit`` characters (``...`` at the end)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # =========================================================================== parsing
@@ -201,12 +208,13 @@ class _Reader:
     #: (field, index or key) -> source, for turning Board.from_dict errors into line errors.
     sources: dict[tuple[str, Any], _Source] = field(default_factory=dict)
     cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: Inline tile definitions that do not parse, raised once the game is known.
+    def_errors: dict[str, NotationError] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ errors
     @staticmethod
     def error(src: _Source, msg: str) -> NotationError:
-        text = src.text if len(src.text) <= _QUOTE_MAX else src.text[: _QUOTE_MAX - 3] + "..."
-        return NotationError(f"line {src.lineno}: {msg} in '{text}'")
+        return NotationError(f"line {src.lineno}: {msg} in '{_cut(src.text)}'")
 
     def translate(self, exc: BoardFormatError) -> NotationError:
         """Name the source line of a :meth:`Board.from_dict` error."""
@@ -224,7 +232,7 @@ class _Reader:
             return NotationError(f"notation: {msg}")
         detail = m["msg"]
         if src.token is not None:
-            detail = f"figure '{src.token}': {detail}"
+            detail = f"figure '{_cut(src.token)}': {detail}"
         elif name != "tiles":
             label = _LABELS.get(name, name)
             detail = f"{label} {key}: {detail}" if key else f"{label}: {detail}"
@@ -263,31 +271,37 @@ class _Reader:
                 hint_text = f" (did you mean '{hint[0]}'?)" if hint else ""
                 raise self.error(
                     src,
-                    f"unknown line start '{first}'{hint_text}; a line is a header "
+                    f"unknown line start '{_cut(first)}'{hint_text}; a line is a header "
                     f"({', '.join(HEADERS)}) or a tile 'X,Y TILE ROT [FIGURE ...]'",
                 )
+        for name in self.defs:
+            self.check_def(name)
 
     def colour(self, src: _Source, value: str, what: str = "colour") -> str:
         c = value.lower()
         if c not in COLOURS:
-            raise self.error(src, f"{what} '{value}' is not one of {', '.join(COLOURS)}")
+            raise self.error(src, f"{what} '{_cut(value)}' is not one of {', '.join(COLOURS)}")
         return c
 
     def location(self, src: _Source, value: str, label: str) -> str:
         loc = _LOCS.get(value.upper())
         if loc is None:
-            raise self.error(src, f"{label}: location '{value}' is not one of {' '.join(LOCATIONS)}")
+            raise self.error(src, f"{label}: location '{_cut(value)}' is not one of {' '.join(LOCATIONS)}")
         return loc
 
     def cell(self, src: _Source, value: str, what: str) -> tuple[int, int]:
         m = _CELL.fullmatch(value)
         if m is None:
-            raise self.error(src, f"{what} must be a cell X,Y such as 0,-1 (no spaces), got '{value}'")
+            raise self.error(src, f"{what} must be a cell X,Y such as 0,-1 (no spaces), got '{_cut(value)}'")
+        if max(len(m[1].lstrip("-")), len(m[2].lstrip("-"))) > _MAX_DIGITS:
+            raise self.error(src, f"{what} '{_cut(value)}' is far too large; check the cell")
         return int(m[1]), int(m[2])
 
     def count(self, src: _Source, value: str, what: str) -> int:
         if not _COUNT.fullmatch(value):
-            raise self.error(src, f"{what} must be a whole number, 0 or more, got '{value}'")
+            raise self.error(src, f"{what} must be a whole number, 0 or more, got '{_cut(value)}'")
+        if len(value) > _MAX_DIGITS:
+            raise self.error(src, f"{what}: '{_cut(value)}' is far too large")
         return int(value)
 
     def pairs(self, src: _Source, tokens: list[str], what: str) -> list[tuple[str, str]]:
@@ -296,9 +310,9 @@ class _Reader:
         for tok in tokens:
             key, eq, value = tok.partition("=")
             if not eq or not key or not value:
-                raise self.error(src, f"{what}: expected KEY=VALUE, got '{tok}'")
+                raise self.error(src, f"{what}: expected KEY=VALUE, got '{_cut(tok)}'")
             if key in seen:
-                raise self.error(src, f"{what}: '{key}' is given twice")
+                raise self.error(src, f"{what}: '{_cut(key)}' is given twice")
             seen.add(key)
             out.append((key, value))
         return out
@@ -314,7 +328,7 @@ class _Reader:
 
     def read_rules(self, src: _Source, args: list[str]) -> None:
         for key, value in self.pairs(src, args, "rules"):
-            if _INT.fullmatch(value):
+            if _INT.fullmatch(value) and len(value) <= _MAX_DIGITS:
                 self.rules[key] = int(value)
             elif value in ("true", "false"):
                 self.rules[key] = value == "true"
@@ -325,7 +339,7 @@ class _Reader:
         self.players = [self.colour(src, a) for a in args]
         for i, c in enumerate(self.players):
             if c in self.players[:i]:
-                raise self.error(src, f"players: colour '{c}' is listed twice")
+                raise self.error(src, f"players: colour '{_cut(c)}' is listed twice")
 
     def read_active(self, src: _Source, args: list[str]) -> None:
         if len(args) != 1:
@@ -343,7 +357,7 @@ class _Reader:
         for key, value in self.pairs(src, args, "track"):
             c = self.colour(src, key)
             if c in self.track:
-                raise self.error(src, f"track: '{c}' is given twice")
+                raise self.error(src, f"track: '{_cut(c)}' is given twice")
             self.track[c] = self.count(src, value, f"track {c}")
 
     def read_held(self, src: _Source, args: list[str]) -> None:
@@ -375,23 +389,25 @@ class _Reader:
             raise self.error(src, "tile: expected 'tile NAME {JSON object}'")
         name, body = parts[1], parts[2]
         if not _NAME.fullmatch(name):
-            raise self.error(src, f"tile: name '{name}' may not contain '#'")
+            raise self.error(src, f"tile: name '{_cut(name)}' may not contain '#'")
         if _CELL.fullmatch(name):
-            raise self.error(src, f"tile: name '{name}' looks like a cell; pick a name such as 'my-tile'")
+            raise self.error(src, f"tile: name '{_cut(name)}' looks like a cell; pick a name such as 'my-tile'")
         if name in self.defs:
             first = self.sources[("tile", name)].lineno
-            raise self.error(src, f"tile '{name}' is defined twice (the first is line {first})")
+            raise self.error(src, f"tile '{_cut(name)}' is defined twice (the first is line {first})")
         try:
             obj = json.loads(body)
         except json.JSONDecodeError as exc:
             column = len(src.text) - len(body) + exc.pos + 1
             hint = "; the JSON object must end the line (no comment after it)" if exc.msg == "Extra data" else ""
-            raise self.error(src, f"tile '{name}': not JSON ({exc.msg} at column {column}){hint}") from None
+            raise self.error(src, f"tile '{_cut(name)}': not JSON ({exc.msg} at column {column}){hint}") from None
         if not isinstance(obj, dict):
-            raise self.error(src, f"tile '{name}': expected a JSON object {{\"features\": [...]}}")
+            raise self.error(src, f"tile '{_cut(name)}': expected a JSON object {{\"features\": [...]}}")
         if "name" not in obj:
             obj = {"name": name, **obj}
         tile_id = obj.get("name") or name
+        self.defs[name] = obj
+        self.sources[("tile", name)] = src
         try:
             parse_tile(obj, "inline", tile_id=tile_id)
         except TileSetError as exc:
@@ -399,9 +415,18 @@ class _Reader:
             prefix = f"inline ({tile_id})"
             if msg.startswith(prefix):
                 msg = msg[len(prefix):].lstrip(": ")
-            raise self.error(src, f"tile '{name}': {msg}") from None
-        self.defs[name] = obj
-        self.sources[("tile", name)] = src
+            # A feature of the other game explains it better; the game line may come later.
+            self.def_errors[name] = self.error(src, f"tile '{_cut(name)}': {msg}")
+        if "game" in self.headers:
+            self.check_def(name)
+
+    def check_def(self, name: str) -> None:
+        """Raise the problem of an inline tile definition, the game's feature kinds first."""
+        wrong = foreign_kind(self.defs[name], self.game)
+        if wrong is not None:
+            raise self.error(self.sources[("tile", name)], f"tile '{_cut(name)}': {wrong}")
+        if name in self.def_errors:
+            raise self.def_errors[name]
 
     # ------------------------------------------------------------------ tiles
     def read_tile_line(self, src: _Source, tokens: list[str]) -> None:
@@ -415,7 +440,7 @@ class _Reader:
         self.cells[(x, y)] = src.lineno
         rot = tokens[2]
         if rot not in ("0", "1", "2", "3"):
-            raise self.error(src, f"rot must be 0-3 (clockwise quarter turns), got '{rot}'")
+            raise self.error(src, f"rot must be 0-3 (clockwise quarter turns), got '{_cut(rot)}'")
         self.sources[("tiles", len(self.tiles))] = src
         self.tiles.append({"x": x, "y": y, "tile": tokens[1], "rot": int(rot)})
         for tok in tokens[3:]:
@@ -430,26 +455,27 @@ class _Reader:
         head, eq, value = tok.partition("=")
         if eq:
             if head.lower() == "gold":
-                self.add("gold", src, tok, {"x": x, "y": y, "count": self.count(src, value, f"figure '{tok}': gold")})
+                count = self.count(src, value, f"figure '{_cut(tok)}': gold")
+                self.add("gold", src, tok, {"x": x, "y": y, "count": count})
                 return
             kind, at, loc = head.partition("@")
             if kind.lower() == "ore" and at:
-                stack = {"x": x, "y": y, "at": self.location(src, loc, f"figure '{tok}'"),
-                         "count": self.count(src, value, f"figure '{tok}': ore")}
+                stack = {"x": x, "y": y, "at": self.location(src, loc, f"figure '{_cut(tok)}'"),
+                         "count": self.count(src, value, f"figure '{_cut(tok)}': ore")}
                 self.add("ore", src, tok, stack)
                 return
-            raise self.error(src, f"unknown figure '{tok}'; {_FIGURE_HELP}")
+            raise self.error(src, f"unknown figure '{_cut(tok)}'; {_FIGURE_HELP}")
         who, at, loc = tok.partition("@")
         if not at or not who or not loc:
-            raise self.error(src, f"unknown figure '{tok}'; {_FIGURE_HELP}")
+            raise self.error(src, f"unknown figure '{_cut(tok)}'; {_FIGURE_HELP}")
         if who.lower() == "sheriff":
-            self.set_sheriff(src, x, y, self.location(src, loc, f"figure '{tok}'"), tok)
+            self.set_sheriff(src, x, y, self.location(src, loc, f"figure '{_cut(tok)}'"), tok)
             return
         kind, colon, colour = who.rpartition(":")
         if colon and kind.lower() != "tent":
-            raise self.error(src, f"unknown figure '{tok}'; {_FIGURE_HELP}")
-        player = self.colour(src, colour, f"figure '{tok}': colour")
-        item = {"player": player, "x": x, "y": y, "at": self.location(src, loc, f"figure '{tok}'")}
+            raise self.error(src, f"unknown figure '{_cut(tok)}'; {_FIGURE_HELP}")
+        player = self.colour(src, colour, f"figure '{_cut(tok)}': colour")
+        item = {"player": player, "x": x, "y": y, "at": self.location(src, loc, f"figure '{_cut(tok)}'")}
         self.add("tents" if colon else "meeples", src, tok, item)
 
     # ------------------------------------------------------------------ result
@@ -465,7 +491,7 @@ class _Reader:
             if name in catalog:
                 raise self.error(
                     self.sources[("tile", name)],
-                    f"tile: '{name}' is already a catalogue tile id; pick another name",
+                    f"tile: '{_cut(name)}' is already a catalogue tile id; pick another name",
                 )
 
     def board_object(self) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .board import read_board
-from .cliutil import handle_errors
+from .cliutil import check_image_output, handle_errors, require_tiles
 from .errors import ScorerError
 from .fileio import write_atomic
 from .geometry import SIDES
@@ -33,9 +33,10 @@ def write_image(path: str | Path, rgb: np.ndarray) -> Path:
     Raises
     ------
     ScorerError
-        Unknown extension or unwritable folder.
+        An extension other than ``.png``, ``.jpg``, ``.jpeg``, or an unwritable folder.
     """
-    ext = Path(path).suffix.lower() or ".png"
+    check_image_output(path)
+    ext = Path(path).suffix.lower()
     return write_atomic(path, encode_image(rgb, ext))
 
 
@@ -56,7 +57,11 @@ def write_image(path: str | Path, rgb: np.ndarray) -> Path:
 def render(board: Path, output: Path, tile_px: int, art_dir: Path | None, no_figures: bool, margin: int,
            tile_sets: tuple[Path, ...]) -> None:
     """Draw BOARD (JSON or text notation) top-down: north up, figures on their places."""
+    check_image_output(output)
+    if art_dir is not None and not art_dir.is_dir():
+        raise ScorerError(f"--art-dir {str(art_dir)!r} is not a folder")
     b = read_board(board, tile_sets=tile_sets)
+    require_tiles(b, board)
     img, _ = render_board(b, tile_px=tile_px, art_dir=art_dir, figures=not no_figures, margin=margin)
     write_image(output, img)
     click.echo(f"wrote {output} ({img.shape[1]}x{img.shape[0]} px, {len(b.tiles)} tiles)")
@@ -83,6 +88,12 @@ def tiles(set_name: str | None, tiles_file: Path | None, as_json: bool, draw_id:
         raise ScorerError("give either --set or --tiles, not both")
     if draw_id and sheet:
         raise ScorerError("give either --draw or --sheet, not both")
+    if output is not None and not (draw_id or sheet):
+        raise ScorerError(f"-o {str(output)!r}: say what to draw, --draw ID or --sheet (the listing is printed)")
+    if output is not None:
+        check_image_output(output)
+    if art_dir is not None and not art_dir.is_dir():
+        raise ScorerError(f"--art-dir {str(art_dir)!r} is not a folder")
     ts = load_tileset(tiles_file if tiles_file is not None else (set_name or "base"))
     if draw_id or sheet:
         if output is None:

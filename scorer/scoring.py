@@ -160,6 +160,9 @@ def distribute(piles: list[tuple[Hashable, int, list[str]]], order: list[str]) -
     dict colour -> dict key -> int
         Tokens each player takes from each pile.
 
+    Whole rounds in which no pile runs out are handed out at once, so the work
+    grows with the number of piles and players, not with the number of tokens.
+
     Sources
     -------
     Seed 001 (The Goldmines): "Distribution proceeds clockwise, starting with the
@@ -176,6 +179,22 @@ def distribute(piles: list[tuple[Hashable, int, list[str]]], order: list[str]) -
     seats = list(order) + [c for k in ranked for c in claim[k] if c not in order]
     taken: dict[str, dict[Hashable, int]] = {}
     while any(left[k] for k in ranked):
+        # The pile each seat takes from this round.  While no pile runs out, every
+        # round is the same: play as many whole rounds at once as the piles allow
+        # (the result is the one of the token-by-token walk, in a few steps).
+        picks = [(p, next((k for k in ranked if left[k] and p in claim[k]), None)) for p in seats]
+        takers: dict[Hashable, int] = {}
+        for _, k in picks:
+            if k is not None:
+                takers[k] = takers.get(k, 0) + 1
+        rounds = min(left[k] // n for k, n in takers.items())
+        if rounds > 1:
+            for player, k in picks:
+                if k is not None:
+                    mine = taken.setdefault(player, {})
+                    mine[k] = mine.get(k, 0) + rounds - 1
+            for k, n in takers.items():
+                left[k] -= n * (rounds - 1)
         for player in seats:
             for k in ranked:
                 if left[k] and player in claim[k]:

@@ -98,26 +98,20 @@ def _cells(cells: list, limit: int = 4) -> str:
 
 
 def _feature_rows(report: Report) -> list[list[str]]:
+    from .textreport import detail_text
+
+    keys = ("tiles", "pennants", "cities", "neighbours", "nuggets", "locomotives", "camps", "horses")
     rows = []
     for f in report.features:
-        detail = []
-        for key in ("tiles", "pennants", "cities", "neighbours", "nuggets", "locomotives", "camps", "horses"):
-            if f.get(key):
-                v = f[key]
-                detail.append(f"{len(v) if isinstance(v, list) else v} {key}")
         rows.append([f["kind"], "complete" if f.get("complete") else "open", ", ".join(f.get("owners", [])) or "-",
-                     str(f.get("points", 0)), _cells(f.get("cells", [])), ", ".join(detail)])
+                     str(f.get("points", 0)), _cells(f.get("cells", [])), detail_text(f, keys)])
     return rows
 
 
 def _extra_rows(report: Report) -> list[list[str]]:
-    rows = []
-    for e in report.extras:
-        what = e.get("kind", "").replace("_", " ")
-        if e.get("kind") == "gold_bars":
-            what = f"{e.get('bars')} gold bars"
-        rows.append([str(e.get("player", "")), what, str(e.get("points", 0))])
-    return rows
+    from .textreport import extra_text
+
+    return [[str(e.get("player", "")), extra_text(e), str(e.get("points", 0))] for e in report.extras]
 
 
 def board_picture(report: Report, *, max_px: int = SHEET_BOARD_PX) -> np.ndarray | None:
@@ -260,7 +254,7 @@ def sheet_image(report: Report, *, title: str | None = None, source: str | None 
     if erows:
         lines.append(("text", "Other points"))
     for a, b, c in erows:
-        lines.append(("small", f"{a}: {b} -> {c} points"))
+        lines.append(("small", f"{a}: {b} -> {c} point{'' if c == '1' else 's'}"))
     if report.problems:
         lines.append(("text", "Problems on the board"))
     for p in report.problems:

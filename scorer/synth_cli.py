@@ -15,12 +15,13 @@ stderr and exit status 2, with nothing written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 import numpy as np
 
-from .cliutil import handle_errors
+from .cliutil import handle_errors, require_tiles
 from .errors import ScorerError
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg")
@@ -41,7 +42,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.command("synth")
 @click.argument("board_path", metavar="BOARD", required=False, type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The photo to write (.jpg).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random choice.")
+@click.option("--seed", type=click.IntRange(min=0), metavar="N", default=0, show_default=True,
+              help="Seed of every random choice (0 or more).")
 @click.option("--art-dir", type=click.Path(file_okay=False), help="Real tile art for development (never shipped).")
 @click.option("--difficulty", type=click.Choice(["easy", "hard", "mixed"]), default="easy", show_default=True,
               help="Camera and light: easy (from above, even light) or hard; mixed draws one per photo.")
@@ -92,6 +94,7 @@ def synth(board_path: str | None, output: str | None, seed: int, art_dir: str | 
     from .render.synth import SynthParams, synthesize
 
     board = read_board(board_path, tile_sets=tile_files)
+    require_tiles(board, board_path)
     rng = np.random.default_rng(seed)
     level = _difficulty(difficulty, rng)
     params = SynthParams.random(rng, level, megapixels=megapixels)
@@ -118,11 +121,14 @@ def _generate(n: int, game: str, expansions: list[str], players: str | None, out
     if out_dir is None:
         raise ScorerError("--generate needs --out-dir DIR: where to write the photos")
     colours = _split((players,)) if players else None
+    if colours is not None and len(colours) < 2:
+        raise ScorerError(f"--players: a game needs at least 2 players, got {players!r}; e.g. --players red,blue")
     catalog = catalog_for(game, expansions, tile_files)  # checks the expansions before anything is written
     box = sum(t.count for t in catalog.tiles.values())
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise ScorerError(f"--out-dir {out_dir!r} is a file, not a folder")
+    _check_out_dir(folder, out_dir)
     for i in range(n):
         rng = np.random.default_rng([seed, i])
         who = colours or list(rng.choice(GAME_COLOURS[game], size=int(rng.integers(2, 6)), replace=False))
@@ -138,6 +144,24 @@ def _generate(n: int, game: str, expansions: list[str], players: str | None, out
         level = _difficulty(difficulty, rng)
         params = SynthParams.random(rng, level, megapixels=megapixels)
         result = synthesize(board, rng=rng, art_dir=art_dir, params=params)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ScorerError(f"--out-dir {out_dir!r}: cannot create the folder: {exc.strerror or exc}") from None
         photo, _ = result.save(folder / f"synth-{i:05d}.jpg", extra={"mode": mode})
         click.echo(f"wrote {photo} ({len(result.truth.tiles)} tiles, {level}, {mode})")
+
+
+def _check_out_dir(folder: Path, out_dir: str) -> None:
+    """Fail at once, before the first (slow) photo, when ``folder`` cannot be made or written.
+
+    Nothing is created here: the folder is made when the first photo is ready.
+    """
+    probe = folder.absolute()
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ScorerError(f"--out-dir {out_dir!r}: cannot create the folder: {str(probe)!r} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        what = "the folder" if probe == folder.absolute() else f"{str(probe)!r}"
+        raise ScorerError(f"--out-dir {out_dir!r}: {what} is not writable")

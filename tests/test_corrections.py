@@ -267,7 +267,9 @@ def test_a_correction_returns_a_new_board_and_marks_the_detection_sure():
     assert board.to_json() == text
     assert after.tiles[(0, -1)].extra == {"confidence": 1.0}
     assert history(after) == [{"op": "set_tile", "args": {"x": 0, "y": -1, "tile": "E", "rot": 0},
-                               "before": {"tiles": {"index": 1, "count": 1, "old": [obj["tiles"][1]]}}}]
+                               "before": {"tiles": {"index": 1, "count": 1, "old": [obj["tiles"][1]],
+                                                    "new": [{"x": 0, "y": -1, "tile": "E", "rot": 0,
+                                                             "confidence": 1.0}]}}}]
     recoloured = apply_correction(after, "recolour_figure",
                                   {"kind": "meeple", "x": -1, "y": 0, "at": "W", "colour": "red"})
     assert recoloured.meeples[1].extra == {"confidence": 1.0}

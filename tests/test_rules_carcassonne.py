@@ -273,6 +273,7 @@ def test_farmers_tie_both_score_full():
 def test_gold_on_a_tie_is_taken_one_bar_at_a_time_from_the_active_player(active, expected):
     """Given a red-blue tie on a city with 3 bars, when it completes, then both 8 and bars 2/1 from the active player (9.4)."""
     board = make_board([(-1, 0, "E", 1), (1, 0, "E", 3), (0, 0, "F", 0)], [("red", -1, 0, "E"), ("blue", 1, 0, "W")],
+                       expansions=["goldmines"],
                        players=["red", "blue", "green"], active=active, last_placed=(0, 0), gold=[(0, 0, 3)])
     report = score(board)
     assert report.points == {"red": 8, "blue": 8, "green": 0}
@@ -284,6 +285,7 @@ def test_gold_of_features_completed_together_is_shared_one_bar_at_a_time():
     """Given one tile closing red's road and blue's city, 2 bars on it, 1 on the road, when blue active, then blue 1, red 2 (9.4)."""
     board = make_board([(-1, 0, "A", 3), (0, -1, "E", 2), (1, 0, "A", 1), (0, 0, "D", 0)],
                        [("red", -1, 0, "E"), ("blue", 0, -1, "S")],
+                       expansions=["goldmines"],
                        players=["red", "blue"], active="blue", last_placed=(0, 0), gold=[(0, 0, 2), (1, 0, 1)])
     report = score(board)
     assert report.points == {"red": 3, "blue": 4}
@@ -296,6 +298,7 @@ def test_gold_of_features_completed_together_is_shared_one_bar_at_a_time():
 def test_gold_placed_on_the_completing_tile_pays_that_turn():
     """Given a gold tile completing a city with red's new knight, when scored, then red 4, takes both bars, knight returns (9.8)."""
     board = make_board([(0, 0, "E", 0), (0, -1, "E", 2)], [("red", 0, -1, "S")],
+                       expansions=["goldmines"],
                        players=["red", "blue"], active="red", last_placed=(0, -1), gold=[(0, -1, 1), (0, 0, 1)])
     report = score(board)
     assert report.points == {"red": 4, "blue": 0}
@@ -315,7 +318,7 @@ def test_meeple_placed_on_completing_tile_scores_and_returns():
 
 def test_complete_feature_without_followers_keeps_its_gold():
     """Given a city closed with nobody on it and a bar on it, when scored, then no bar is handed out and a note says it stays."""
-    board = make_board([(0, 0, "E", 0), (0, -1, "E", 2)], players=["red"], active="red",
+    board = make_board([(0, 0, "E", 0), (0, -1, "E", 2)], expansions=["goldmines"], players=["red"], active="red",
                        last_placed=(0, -1), gold=[(0, 0, 1)])
     report = score(board)
     assert report.awards == [] and report.points == {"red": 0}
@@ -324,7 +327,7 @@ def test_complete_feature_without_followers_keeps_its_gold():
 
 def test_cloister_claims_the_gold_of_its_3x3_area():
     """Given the ring with only a red monk and bars on a corner and a side tile, when completed, then red takes all 3 bars."""
-    board = make_board(RING, [("red", 0, 0, "C")], players=["red", "blue"], active="blue",
+    board = make_board(RING, [("red", 0, 0, "C")], expansions=["goldmines"], players=["red", "blue"], active="blue",
                        last_placed=(1, 1), gold=[(-1, -1, 2), (1, 0, 1)])
     report = score(board)
     assert report.points == {"red": 9, "blue": 0}
@@ -334,7 +337,7 @@ def test_cloister_claims_the_gold_of_its_3x3_area():
 def test_farmers_never_claim_gold_and_leftover_gold_is_removed():
     """Given a red farm and 2 bars on its tiles, red holding 2 bars, when final, then farm 3 + 2 bars x 1 and 2 bars removed."""
     board = make_board([(0, 0, "E", 0), (0, -1, "E", 2), (0, 1, "B", 0)], [("red", 0, 1, "N")],
-                       players=["red"], gold=[(0, 1, 2)], held={"red": {"gold_bars": 2}})
+                       expansions=["goldmines"], players=["red"], gold=[(0, 1, 2)], held={"red": {"gold_bars": 2}})
     report = score(board, "final")
     assert points_of(report) == {"red": 5}
     assert report.awards == []
@@ -344,7 +347,8 @@ def test_farmers_never_claim_gold_and_leftover_gold_is_removed():
 
 def test_final_counts_bars_won_by_the_last_tile():
     """Given red holding 2 bars and the last tile completing red's city with 2 bars, when final, then city 4 + 4 bars x 2 = 12."""
-    board = make_board([(0, 0, "E", 0), (0, -1, "E", 2)], [("red", 0, 0, "N")], players=["red"], active="red",
+    board = make_board([(0, 0, "E", 0), (0, -1, "E", 2)], [("red", 0, 0, "N")], expansions=["goldmines"],
+                       players=["red"], active="red",
                        last_placed=(0, -1), gold=[(0, -1, 2)], held={"red": {"gold_bars": 2}})
     report = score(board, "final")
     assert points_of(report) == {"red": 12}
@@ -354,7 +358,8 @@ def test_final_counts_bars_won_by_the_last_tile():
 
 def test_goldmines_worked_example():
     """Given red at 102 points holding 7 bars (seed 001 example), when final, then 7 x 3 = 21 and total 123."""
-    board = make_board([(0, 0, "D", 0)], players=["red"], held={"red": {"gold_bars": 7}}, track={"red": 102})
+    board = make_board([(0, 0, "D", 0)], expansions=["goldmines"],
+                       players=["red"], held={"red": {"gold_bars": 7}}, track={"red": 102})
     report = score(board, "final")
     assert report.totals()["red"] == {"points": 21, "total": 123}
     assert report.extras == [{"kind": "gold_bars", "player": "red", "bars": 7, "points": 21}]

@@ -543,7 +543,7 @@ def test_sheriff_freezes_his_mountain_note():
     report = score(board)
     # then the report names the frozen mountain and nobody scores
     assert points_of(report) == {}
-    assert "the mountain at (0,0) (1,0) is frozen by the Sheriff: no mining there while he stands on it" in report.notes
+    assert "the mountain at 0,0 1,0 is frozen by the Sheriff: no mining there while he stands on it" in report.notes
     assert report.problems == []
 
 
@@ -731,7 +731,7 @@ def test_five_cowboys_or_two_tents_of_one_colour_are_reported():
     # then the common check, using FIGURES_PER_COLOUR, reports both
     found = all_problems(board, FeatureGraph(board))
     assert kinds_of(found) == ["too_many_figures", "too_many_figures"]
-    assert "5 meeples" in found[0]["message"] and "2 tents" in found[1]["message"]
+    assert "5 cowboys" in found[0]["message"] and "2 tents" in found[1]["message"]
 
 
 # =========================================================================== report

@@ -43,7 +43,7 @@ import numpy as np
 
 from ..board import Board, Figure, dumps_compact
 from ..errors import ScorerError
-from ..fileio import write_atomic
+from ..fileio import write_atomic_group
 from ..geometry import Cell, rotate_location
 from . import scene
 from .figures3d import draw_solid, figure_faces
@@ -438,7 +438,11 @@ class SynthResult:
         return out
 
     def save(self, photo_path: str | Path, *, extra: dict[str, Any] | None = None) -> tuple[Path, Path]:
-        """Write the JPEG and ``PHOTO.truth.json`` beside it, both atomically.
+        """Write the JPEG and ``PHOTO.truth.json`` beside it, both or neither.
+
+        Both files are written to temporary files first and renamed only when
+        both are ready (:func:`scorer.fileio.write_atomic_group`), so a failure
+        leaves an earlier photo and sidecar exactly as they were.
 
         Returns
         -------
@@ -448,17 +452,13 @@ class SynthResult:
         Raises
         ------
         ScorerError
-            The folder does not exist or is not writable (nothing is left behind).
+            The folder does not exist or is not writable, or a target is a folder
+            (nothing is left behind, earlier files are intact).
         """
         photo_path = Path(photo_path)
         side = photo_path.with_name(photo_path.name + ".truth.json")
         text = dumps_compact(self.sidecar(extra))
-        write_atomic(photo_path, self.jpeg)
-        try:
-            write_atomic(side, text)
-        except BaseException:
-            photo_path.unlink(missing_ok=True)
-            raise
+        write_atomic_group([(side, text), (photo_path, self.jpeg)])
         return photo_path, side
 
 

@@ -78,6 +78,12 @@ ORE_RADIUS = 0.065
 #: Colour of the table around the tiles, RGB.
 TABLE_RGB = (70, 64, 58)
 
+#: Largest board picture drawn: cells across or down, and pixels in all.  A whole
+#: game spans a few dozen cells; anything far beyond is a mistyped cell, and the
+#: picture would not fit in memory.
+MAX_CELLS = 200
+MAX_PIXELS = 60_000_000
+
 _SS = 16
 _SHIFT = 4
 
@@ -217,8 +223,9 @@ def render_board(board: Board, *, tile_px: int = 128, art_dir: str | Path | None
     Raises
     ------
     ScorerError
-        The board has no tiles, ``tile_px`` or ``margin`` is out of range, or an
-        art file is missing.
+        The board has no tiles, ``tile_px`` or ``margin`` is out of range, the
+        picture would be larger than :data:`MAX_CELLS` cells across or down or
+        :data:`MAX_PIXELS` pixels, or an art file is missing.
     """
     if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 16:
         raise ScorerError(f"tile_px must be an integer of at least 16 pixels, got {tile_px!r}")
@@ -227,6 +234,17 @@ def render_board(board: Board, *, tile_px: int = 128, art_dir: str | Path | None
     tile_px, margin = int(tile_px), int(margin)
     min_x, min_y, max_x, max_y = board.bounds()
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
+    width, height = cols * tile_px + 2 * margin, rows * tile_px + 2 * margin
+    if cols > MAX_CELLS or rows > MAX_CELLS:
+        raise ScorerError(
+            f"the board spans {cols} x {rows} cells ({min_x},{min_y} to {max_x},{max_y}); a picture of at most "
+            f"{MAX_CELLS} x {MAX_CELLS} cells is drawn; the cell coordinates look mistyped (check the tiles "
+            "far from the others)")
+    if width * height > MAX_PIXELS:
+        raise ScorerError(
+            f"the picture would be {width} x {height} pixels ({width * height / 1e6:.0f} megapixels; at most "
+            f"{MAX_PIXELS // 1_000_000} are drawn); use a smaller tile size, or check the cell coordinates, "
+            "they look mistyped")
     raster = BoardRaster((min_x, min_y), tile_px, margin)
     img = np.empty((rows * tile_px + 2 * margin, cols * tile_px + 2 * margin, 3), np.uint8)
     img[:] = TABLE_RGB

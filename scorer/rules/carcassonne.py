@@ -34,7 +34,7 @@ from typing import Any
 from ..board import Board
 from ..features import Feature, FeatureGraph, completed_by
 from ..geometry import OPPOSITE, SIDES, Cell, neighbour
-from ..legality import problem
+from ..legality import cell_text, problem
 from ..scoring import ScoringContext, distribute, gold_bar_points
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,9 @@ SCORING_KINDS = ("road", "city", "cloister")
 
 #: Farm points per completed city (``rules.md`` section 5 "Farm").
 CITY_FARM_POINTS = {"3rd": 3, "2nd": 3, "1st": 4}
+
+#: Said when a mid-game scoring has no ``last_placed`` to go by.
+NO_LAST_TILE_NOTE = "no last tile given: scored every complete feature still holding figures"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -141,8 +144,19 @@ def incomplete_points(graph: FeatureGraph, f: Feature) -> tuple[int, dict[str, A
     raise ValueError(f"a {f.kind} does not score in Carcassonne")
 
 
+def goldmines(board: Board) -> bool:
+    """Whether The Goldmines is played: gold bars count only then (seed 001)."""
+    return "goldmines" in board.expansions
+
+
 def _gold_left(ctx: ScoringContext) -> dict[Cell, int]:
-    """Gold bars still on each tile: the board's minus those handed out in this run."""
+    """Gold bars still on each tile: the board's minus those handed out in this run.
+
+    Without the ``goldmines`` expansion there are none to hand out (bars on such a
+    board are reported by :func:`problems` and ignored).
+    """
+    if not goldmines(ctx.board):
+        return {}
     left = ctx.board.gold_on()
     for a in ctx.report.awards:
         if a.get("token") == "gold":
@@ -181,7 +195,7 @@ def _score_completed_batch(ctx: ScoringContext, features: list[Feature]) -> None
             on = sum(gold.get(c, 0) for c in _claim_area(graph, f))
             if on:
                 report.notes.append(
-                    f"the {f.kind} at {_cells(f.cells)[0]} is complete but holds no meeple: "
+                    f"the {f.kind} at {cell_text(_cells(f.cells)[0])} is complete but holds no meeple: "
                     f"nobody scores it and its {on} gold bar(s) stay on the board"
                 )
             continue
@@ -230,6 +244,8 @@ def score_completed(ctx: ScoringContext) -> None:
         features = completed_by(graph, board.last_placed)
     else:
         features = [f for f in graph.features if f.complete and f.meeples]
+        if ctx.report.mode == "completed":
+            ctx.report.notes.append(NO_LAST_TILE_NOTE)
     _score_completed_batch(ctx, features)
 
 
@@ -372,10 +388,12 @@ def _score_gold_bars(ctx: ScoringContext) -> None:
     1-3 bars 1 point each, 4-6 2, 7-9 3, 10+ 4).
     """
     board, report = ctx.board, ctx.report
+    if not goldmines(board):  # gold bars are not part of this game (reported by problems())
+        return
     left = _gold_left(ctx)
     if left:
         n = sum(left.values())
-        where = ", ".join(f"({x},{y})" for x, y in sorted(left, key=_cell_key))
+        where = ", ".join(f"{x},{y}" for x, y in sorted(left, key=_cell_key))
         report.notes.append(f"{n} unclaimed gold bar(s) removed from the board at game end: {where}")
     won = _gold_won(ctx)
     for player in board.colours() + [p for p in won if p not in board.colours()]:
@@ -401,8 +419,61 @@ def _river_sides(board: Board) -> dict[Cell, tuple[tuple[str, ...], list[tuple[s
     return out
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def foreign_problems(board: Board) -> list[dict[str, Any]]:
+    """Pieces that do not belong to this game or its expansions; they are not scored.
+
+    * ``foreign_piece``: tents, the Sheriff and ore tokens (Gold Rush) on a
+      Carcassonne board, or ore points held;
+    * ``gold_without_goldmines``: gold bars on the tiles or held without The
+      Goldmines (seed 001) in ``expansions``.
+
+    Returns
+    -------
+    list of dict
+        ``{"kind", "cell", "message"}``; ``cell`` is ``None`` for what a player holds.
+    """
+    out: list[dict[str, Any]] = []
+    game = "this board is carcassonne (not scored)"
+    for t in board.tents:
+        out.append(problem("foreign_piece", t.cell, f"the {t.player} tent at {t.at} of tile {t.x},{t.y}: "
+                                                    f"tents belong to Gold Rush; {game}"))
+    if board.sheriff is not None:
+        s = board.sheriff
+        out.append(problem("foreign_piece", s.cell, f"the Sheriff at {s.at} of tile {s.x},{s.y}: "
+                                                    f"the Sheriff belongs to Gold Rush; {game}"))
+    for st in board.ore:
+        out.append(problem("foreign_piece", st.cell, f"{_count(st.count, 'ore token')} at {st.at} of tile "
+                                                     f"{st.x},{st.y}: ore tokens belong to Gold Rush; {game}"))
+    for colour, held in board.held.items():
+        ore = {k: v for k, v in held.items() if k in ("ore_points", "ore_tokens") and v}
+        if ore:
+            what = ", ".join(f"{k} {v}" for k, v in ore.items())
+            out.append(problem("foreign_piece", None, f"{colour} holds {what}: ore belongs to Gold Rush; {game}"))
+    if not goldmines(board):
+        fix = ("add 'goldmines' to the expansions (the game line) or remove them; "
+               "they are not handed out or scored")
+        for cell, n in sorted(board.gold_on().items(), key=lambda kv: _cell_key(kv[0])):
+            if n:
+                out.append(problem("gold_without_goldmines", cell,
+                                   f"{_count(n, 'gold bar')} on tile {cell_text(cell)} but the board does not "
+                                   f"list The Goldmines; {fix}"))
+        for colour, held in board.held.items():
+            if held.get("gold_bars"):
+                out.append(problem("gold_without_goldmines", None,
+                                   f"{colour} holds {_count(held['gold_bars'], 'gold bar')} but the board does "
+                                   f"not list The Goldmines; {fix}"))
+    return out
+
+
 def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
-    """River rule problems (seed 004 "Přiložení kartičky"; ``rules.md`` 3 and 9.5).
+    """Rule problems of base Carcassonne: pieces of another game, and the river.
+
+    :func:`foreign_problems` first, then the river (seed 004 "Přiložení
+    kartičky"; ``rules.md`` 3 and 9.5):
 
     * ``river_u_turn``: two consecutive river tiles turn the same way, so the
       river comes back on itself ("Není dovoleno na dvou po sobě následujících
@@ -423,10 +494,10 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
         pair as far as the board tells (``last_placed``, else the one further
         from the spring).
     """
+    out: list[dict[str, Any]] = foreign_problems(board)
     rivers = _river_sides(board)
     if not rivers:
-        return []
-    out: list[dict[str, Any]] = []
+        return out
     links: list[tuple[Cell, str, Cell]] = []  # (cell, side, neighbour) with river on both sides
     for cell in sorted(rivers, key=_cell_key):
         for side in ("E", "S"):
@@ -464,7 +535,7 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
     for extra in springs[1:]:
         out.append(problem(
             "two_springs", extra,
-            f"{len(springs)} river springs on the board ({', '.join(f'({x},{y})' for x, y in springs)}); "
+            f"{len(springs)} river springs on the board ({', '.join(f'{x},{y}' for x, y in springs)}); "
             "the river has one spring (with River I and II together, remove one spring and one lake)",
             springs[0],
         ))
@@ -486,7 +557,7 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
             cell, other = later(a, b)
             out.append(problem(
                 "river_u_turn", cell,
-                f"the river turns the same way on tiles ({other[0]},{other[1]}) and ({cell[0]},{cell[1]}) "
+                f"the river turns the same way on tiles {cell_text(other)} and {cell_text(cell)} "
                 "and flows back on itself; two consecutive river tiles may not make a 180-degree turn",
                 other,
             ))
@@ -512,7 +583,7 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
             cell, other = later(a, b)
             out.append(problem(
                 "river_joined", cell,
-                f"the river joins itself between tiles ({other[0]},{other[1]}) and ({cell[0]},{cell[1]}); "
+                f"the river joins itself between tiles {cell_text(other)} and {cell_text(cell)}; "
                 "the branches of the river may never be joined",
                 other,
             ))

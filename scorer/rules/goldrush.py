@@ -61,6 +61,9 @@ CEMETERY_POINTS = 9
 #: Kinds that complete during play and score when they do.
 _COMPLETING = ("rail", "mountain", "town", "cemetery")
 
+#: Said when a mid-game scoring has no ``last_placed`` to go by.
+NO_LAST_TILE_NOTE = "no last tile given: scored every complete feature still holding figures"
+
 ORE_VALUES_NOTE = (
     "ore tokens are face down: whoever took them reveals them at the end of the game and "
     "adds their nugget values (enter the sum as held.<colour>.ore_points)"
@@ -72,7 +75,7 @@ ORE_VALUES_NOTE = (
 
 def _where(f: Feature) -> str:
     """``mountain at (0,0) (0,1)``: a feature named by its cells for notes."""
-    return f"{f.kind} at " + " ".join(f"({x},{y})" for x, y in f.sorted_cells())
+    return f"{f.kind} at " + " ".join(f"{x},{y}" for x, y in f.sorted_cells())
 
 
 def sheriff_active(board: Board) -> bool:
@@ -260,6 +263,8 @@ def score_completed(ctx: ScoringContext) -> None:
         features = completed_by(ctx.graph, board.last_placed)
     else:
         features = _pending(ctx)
+        if ctx.report.mode == "completed":
+            ctx.report.notes.append(NO_LAST_TILE_NOTE)
     for f in features:
         _score_as_completed(ctx, f)
     if ctx.report.mode == "completed":
@@ -296,8 +301,12 @@ def _mountains_final(ctx: ScoringContext) -> None:
                             report.awards.append(
                                 {"player": player, "token": "ore", "count": share, "from": f.sorted_cells()}
                             )
-                note = (f"the Sheriff stands on the incomplete {_where(f)} at the end of the game: "
-                        f"its owner(s) take its {left} ore token(s), {share} each")
+                if len(owners) == 1:
+                    note = (f"the Sheriff stands on the incomplete {_where(f)} at the end of the game: "
+                            f"its owner {owners[0]} takes its {left} ore token{'' if left == 1 else 's'}")
+                else:
+                    note = (f"the Sheriff stands on the incomplete {_where(f)} at the end of the game: "
+                            f"its owners ({', '.join(owners)}) take its {left} ore token(s), {share} each")
                 if rest:
                     note += (f"; {rest} token(s) cannot be shared evenly among {len(owners)} owners "
                              "and are removed with the other leftover tokens")
@@ -441,7 +450,7 @@ def score_final(ctx: ScoringContext) -> None:
 
 def _figure(kind: str, f: Figure) -> str:
     owner = f"{f.player} " if f.player else ""
-    return f"the {owner}{kind} at {f.at} of tile ({f.x},{f.y})"
+    return f"the {owner}{kind} at {f.at} of tile {f.x},{f.y}"
 
 
 def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
@@ -458,7 +467,8 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
         ``tent_on_complete_mountain``, ``tent_on_occupied_part``,
         ``sheriff_without_expansion``, ``sheriff_off_mountain``,
         ``sheriff_on_complete_mountain``, ``ore_off_mountain``,
-        ``ore_on_complete_mountain``.
+        ``ore_on_complete_mountain``, and ``foreign_piece`` for Goldmines gold
+        bars on the tiles or held (``cell`` ``None``), which Gold Rush does not score.
 
     Notes
     -----
@@ -504,7 +514,7 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
         if len(figs) > 1:
             who = ", ".join(_figure(kind, fig) for kind, fig in figs)
             out.append(problem("tent_on_occupied_part", cell,
-                               f"one mountain part of tile ({cell[0]},{cell[1]}) holds {who}; a tent may only "
+                               f"one mountain part of tile {cell[0]},{cell[1]} holds {who}; a tent may only "
                                "be put on a mountain part that nobody occupies"))
 
     # The Sheriff.
@@ -512,19 +522,32 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
         s = board.sheriff
         if "sheriff" not in board.expansions:
             out.append(problem("sheriff_without_expansion", s.cell,
-                               f"the Sheriff stands on tile ({s.x},{s.y}) but the board does not list the "
+                               f"the Sheriff stands on tile {s.x},{s.y} but the board does not list the "
                                "'sheriff' expansion; add it to 'expansions' (the Sheriff is ignored until then)"))
         else:
             f = graph.locate(s.cell, s.at)
             if f is None or f.kind != "mountain":
                 what = f.kind if f is not None else "nothing"
                 out.append(problem("sheriff_off_mountain", s.cell,
-                                   f"the Sheriff at {s.at} of tile ({s.x},{s.y}) stands on {what}; "
+                                   f"the Sheriff at {s.at} of tile {s.x},{s.y} stands on {what}; "
                                    "he may only stand on an incomplete mountain"))
             elif stale(f):
                 out.append(problem("sheriff_on_complete_mountain", s.cell,
                                    f"the Sheriff stands on the complete {_where(f)}; he leaves the board "
                                    "when his mountain is complete"))
+
+    # Pieces of base Carcassonne's The Goldmines (not scored here).
+    for st in board.gold:
+        if st.count:
+            out.append(problem("foreign_piece", st.cell,
+                               f"{st.count} gold bar{'' if st.count == 1 else 's'} on tile {st.x},{st.y}: gold bars "
+                               "belong to The Goldmines (base Carcassonne); this board is goldrush (not scored)"))
+    for colour, held in board.held.items():
+        if held.get("gold_bars"):
+            n = held["gold_bars"]
+            out.append(problem("foreign_piece", None,
+                               f"{colour} holds {n} gold bar{'' if n == 1 else 's'}: gold bars belong to The "
+                               "Goldmines (base Carcassonne); this board is goldrush (not scored)"))
 
     # Ore tokens.
     for st in board.ore:
@@ -532,7 +555,7 @@ def problems(board: Board, graph: FeatureGraph) -> list[dict[str, Any]]:
         if f is None or f.kind != "mountain":
             what = f.kind if f is not None else "nothing"
             out.append(problem("ore_off_mountain", st.cell,
-                               f"{st.count} ore token(s) at {st.at} of tile ({st.x},{st.y}) lie on {what}; "
+                               f"{st.count} ore token(s) at {st.at} of tile {st.x},{st.y} lie on {what}; "
                                "ore tokens lie on mountains (they are not scored)"))
         elif stale(f) and st.count:
             out.append(problem("ore_on_complete_mountain", st.cell,
