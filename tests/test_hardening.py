@@ -386,12 +386,15 @@ def test_unknown_rules_are_errors_in_json_and_notation():
                                "in 'rules farmer=3rd'")
 
 
-def test_pieces_of_another_game_are_problems_and_not_scored():
+def test_pieces_of_another_game_are_problems_gold_still_scored():
+    """Given Gold Rush pieces and gold bars on a base board without The Goldmines listed,
+    when scored, then the Gold Rush pieces are problems and ignored, and the gold bars are
+    reported but still handed out (the table shows The Goldmines is played)."""
     board = parse_notation("game carcassonne\nplayers red blue\nactive red\nlast 0,-1\n"
                            "0,0 D 0 red@N gold=2 tent:red@W ore@S=1\n0,-1 E 2 sheriff@N\n")
     report = score(board)
     assert report.points == {"red": 4, "blue": 0}
-    assert report.awards == []
+    assert report.awards == [{"player": "red", "token": "gold", "count": 2, "from": [[0, 0], [0, 0]]}]
     assert [(p["kind"], p["cell"]) for p in report.problems] == [
         ("foreign_piece", [0, 0]), ("foreign_piece", [0, -1]), ("foreign_piece", [0, 0]),
         ("gold_without_goldmines", [0, 0])]
@@ -399,10 +402,10 @@ def test_pieces_of_another_game_are_problems_and_not_scored():
                                              "this board is carcassonne (not scored)")
     assert report.problems[3]["message"] == (
         "2 gold bars on tile 0,0 but the board does not list The Goldmines; add 'goldmines' to the expansions "
-        "(the game line) or remove them; they are not handed out or scored")
+        "(the game line) or remove them; they are scored as The Goldmines meanwhile")
     final = score(Board.from_dict(board_dict([(0, 0, "D", 0)], players=["red"], held={"red": {"gold_bars": 7}})),
                   "final")
-    assert final.points == {"red": 0}
+    assert final.points == {"red": 21}
     assert [p["kind"] for p in final.problems] == ["gold_without_goldmines"]
 
 

@@ -145,15 +145,20 @@ def incomplete_points(graph: FeatureGraph, f: Feature) -> tuple[int, dict[str, A
 
 
 def goldmines(board: Board) -> bool:
-    """Whether The Goldmines is played: gold bars count only then (seed 001)."""
-    return "goldmines" in board.expansions
+    """Whether The Goldmines is played (seed 001): listed, or gold bars on the table or held.
+
+    Gold bars on a board that does not list the expansion are still scored (the
+    table shows the game is played) and reported by :func:`problems`.
+    """
+    if "goldmines" in board.expansions:
+        return True
+    return any(s.count for s in board.gold) or any(h.get("gold_bars") for h in board.held.values())
 
 
 def _gold_left(ctx: ScoringContext) -> dict[Cell, int]:
     """Gold bars still on each tile: the board's minus those handed out in this run.
 
-    Without the ``goldmines`` expansion there are none to hand out (bars on such a
-    board are reported by :func:`problems` and ignored).
+    Without The Goldmines there are none to hand out.
     """
     if not goldmines(ctx.board):
         return {}
@@ -388,7 +393,7 @@ def _score_gold_bars(ctx: ScoringContext) -> None:
     1-3 bars 1 point each, 4-6 2, 7-9 3, 10+ 4).
     """
     board, report = ctx.board, ctx.report
-    if not goldmines(board):  # gold bars are not part of this game (reported by problems())
+    if not goldmines(board):
         return
     left = _gold_left(ctx)
     if left:
@@ -453,9 +458,9 @@ def foreign_problems(board: Board) -> list[dict[str, Any]]:
         if ore:
             what = ", ".join(f"{k} {v}" for k, v in ore.items())
             out.append(problem("foreign_piece", None, f"{colour} holds {what}: ore belongs to Gold Rush; {game}"))
-    if not goldmines(board):
+    if "goldmines" not in board.expansions:
         fix = ("add 'goldmines' to the expansions (the game line) or remove them; "
-               "they are not handed out or scored")
+               "they are scored as The Goldmines meanwhile")
         for cell, n in sorted(board.gold_on().items(), key=lambda kv: _cell_key(kv[0])):
             if n:
                 out.append(problem("gold_without_goldmines", cell,
