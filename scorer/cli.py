@@ -226,3 +226,7 @@ main.add_command(sheet)
 from .synth_cli import synth  # noqa: E402
 
 main.add_command(synth)
+
+from .vision.calibrate_cli import calibrate  # noqa: E402
+
+main.add_command(calibrate)

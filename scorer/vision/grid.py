@@ -156,7 +156,7 @@ class Grid:
         ok = (pts[..., 0] >= -margin) & (pts[..., 0] <= w + margin) & (pts[..., 1] >= -margin) & (pts[..., 1] <= h + margin)
         for j in range(ii.shape[0] - 1):
             for i in range(ii.shape[1] - 1):
-                corners = ok[j, i] + ok[j, i + 1] + ok[j + 1, i] + ok[j + 1, i + 1]
+                corners = int(ok[j, i]) + int(ok[j, i + 1]) + int(ok[j + 1, i]) + int(ok[j + 1, i + 1])
                 cell = (int(ii[0, i]), int(jj[j, 0]))
                 if corners == 4:
                     inside.append(cell)
@@ -683,6 +683,10 @@ def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarra
     return H, support, used, explained
 
 
+def _cross2(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
 def _close(H: np.ndarray, H_new: np.ndarray, segs: np.ndarray) -> bool:
     """Whether a re-fitted homography stays near the old one (no collapse, no jump)."""
     pts = np.r_[segs[:, :2], segs[:, 2:4]]
@@ -696,8 +700,8 @@ def _close(H: np.ndarray, H_new: np.ndarray, segs: np.ndarray) -> bool:
     c = pts.mean(axis=0)
     probe = np.array([c, c + [1e-2, 0], c + [0, 1e-2]])
     ja, jb = _apply(H, probe), _apply(H_new, probe)
-    area_a = abs(np.cross(ja[1] - ja[0], ja[2] - ja[0]))
-    area_b = abs(np.cross(jb[1] - jb[0], jb[2] - jb[0]))
+    area_a = abs(_cross2(ja[1] - ja[0], ja[2] - ja[0]))
+    area_b = abs(_cross2(jb[1] - jb[0], jb[2] - jb[0]))
     return 0.6 < area_b / (area_a + 1e-18) < 1.7
 
 

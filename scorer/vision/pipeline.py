@@ -143,7 +143,9 @@ def read_photo_full(
     tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir)
     seconds["tiles"] = time.perf_counter() - t0
 
-    placements = {c: (catalog[r.tile_id] if r.tile_id in catalog else r.tile, r.rot) for c, r in tiles.cells.items()}
+    # The tile stage may move the lattice by half a tile (a seam found between tiles).
+    grid = getattr(tiles, "grid", None) or grid
+    placements = {c: (catalog[r.tile_id], r.rot) for c, r in tiles.cells.items()}
     t0 = time.perf_counter()
     figs = read_figures(rgb, grid, placements, cfg.figures, players=list(players) if players else None, game=game,
                         art_dir=art_dir)

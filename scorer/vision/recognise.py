@@ -1,0 +1,1319 @@
+"""Tile recognition: which tile, turned how, lies on every cell of the lattice.
+
+Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order):
+
+1. **phase check**: a lattice found half a tile off (seams inside tiles can
+   pull it there) is moved back when the tiles match clearly better so;
+2. **rectify**: the lattice cells seen in the photo are warped, in one pass
+   (homography and lens distortion of the :class:`~scorer.vision.grid.Grid`),
+   to a top-down picture with ``detail_px`` pixels per tile, the photo first
+   shrunk with area averaging so that no cell is aliased;
+3. **quality**: too small tiles (fewer than ``min_tile_px`` photo pixels a
+   side) or too dark a photo (mean luminance) raise a
+   :class:`~scorer.errors.PhotoError` saying what to change; so does too
+   blurry a photo, once the tiles are matched (the blur that best turns the
+   tile art into the surest cells, ``max_blur``);
+4. **coarse match**: every cell, blurred to ``coarse_px`` pixels a tile, is
+   compared with every template (every tile type of the catalogue at each of
+   its rotations) by normalised cross-correlation with per-channel means
+   removed, over a search of shifts (hand-laid tiles lie up to ~10% off the
+   lattice); the ``top_k`` best templates per cell go on;
+5. **fine match**: at ``patch_px`` pixels a tile the shift is refined, the photo
+   white-balanced on the surest cells, and each candidate scored by a robust
+   fit (one gain, an offset per channel) that ignores the worst-fitting pixels
+   (a figure standing on the tile); the fit's colour misfit is kept too;
+6. **detail**: candidates that score nearly alike (tiles that differ in a
+   pennant, an inn or a road stub) are compared where they differ, at
+   ``detail_px``;
+7. **occupancy**: a logistic model of the match score, the contrast, the
+   colour misfit and the colours of this photo's table and tiles;
+8. **decode** (:mod:`scorer.vision.decode`): the board as a whole, neighbouring
+   sides must match, no tile more often than the box holds, the river is one
+   river, tiles lie next to tiles; cells that still disagree are compared with
+   every tile that would fit their neighbours and decoded again.  Confidences
+   come from the decoded margins.
+
+Tile templates come from an :class:`~scorer.vision.appearance.Appearance`
+(procedural art by default, real art with ``art_dir``, or pictures learnt by
+``scorer calibrate``).
+
+References: J. P. Lewis, "Fast Normalized Cross-Correlation", Vision Interface
+1995 (normalised cross-correlation with running sums); J. Besag, "On the
+statistical analysis of dirty pictures", JRSS B 48 (1986) (iterated
+conditional modes, used by the decoder); M. J. Swain, D. H. Ballard, "Color
+indexing", IJCV 7 (1991) (colour histograms, the table model).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ..errors import PhotoError, TableNotFoundError
+from ..geometry import Cell
+from ..tiles import Catalog, TileType
+from .appearance import Appearance, merged_pictures
+from .grid import Grid
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TileConfig:
+    """Thresholds of tile recognition (``config.toml`` section ``[tiles]``).
+
+    Lengths in tile units are fractions of a tile side.
+    """
+
+    detail_px: int = 64  # rectified picture and detail comparison: pixels per tile side
+    patch_px: int = 32  # fine comparison: pixels per tile side
+    coarse_px: int = 12  # coarse comparison: pixels per tile side
+    oversample: float = 1.5  # photo pixels per patch pixel kept before rectifying
+    inset: float = 0.1  # border of each tile ignored (gaps, rounded corners), tile units
+    max_shift: float = 0.12  # hand misalignment searched (coarse stage), tile units
+    fine_shift: float = 0.06  # fine search around the coarse position, tile units
+    blur: float = 0.025  # Gaussian sigma applied to cells and templates, tile units
+    coarse_blur: float = 0.05
+    top_k: int = 8  # candidates per cell kept from the coarse stage
+    detail_margin: float = 0.08  # candidates this close to the best are compared in detail
+    detail_candidates: int = 4  # ... at most this many
+    detail_diff: float = 60.0  # pixels where close templates differ by more (sum of RGB, 0-765)
+    detail_shift: float = 0.016  # shift search of the detail comparison, tile units
+    detail_inset: float = 0.03  # border ignored by the detail comparison (symbols sit near corners)
+    detail_weight: float = 0.5  # score moved per unit of masked fit
+    detail_min: float = 0.3  # only cells whose best score reaches this are examined in detail
+    detail_floor: float = 0.25  # masked photo variance floored at this share of the cell's
+    trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
+    sure_ncc: float = 0.8  # cells matched at least this well set the white balance
+    sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast
+    occ0_bias: float = -8.86  # occupancy logistic model without the table colours: bias ...
+    occ0_score: float = 9.63  # ... weight of the fine score
+    occ0_contrast: float = 1.08  # ... of log(contrast / typical tile contrast)
+    occ0_colour: float = -1.17  # ... of log(colour misfit + 0.01)
+    occ_bias: float = -10.43  # occupancy logistic model with them: bias ...
+    occ_score: float = 9.10  # ... weight of the fine score
+    occ_contrast: float = 0.98  # ... of log(contrast / typical tile contrast)
+    occ_colour: float = -1.52  # ... of log(colour misfit + 0.01)
+    occ_table: float = 4.01  # ... of the tile/table colour log-likelihood ratio (0: not used)
+    table_llr_clip: float = 4.0
+    decode_min_occupancy: float = 0.01  # cells less likely to hold a tile are left out of decoding
+    neighbour_prior: tuple = (-2.5, 0.3, 1.8, 3.4, 4.1)  # nats for a tile with 0-4 occupied neighbours
+    phase_check: bool = True  # try the lattice moved by half a tile (a grid found off by half)
+    phase_cells: int = 120  # on at most this many of the best-matching cells
+    phase_margin: float = 0.05  # coarse match another phase must gain to replace the grid's
+    repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
+    repair_trim: float = 0.3  # share of worst-fitting pixels ignored when repairing (figures)
+    repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
+    min_tile_px: float = 24.0  # smallest tile side in photo pixels
+    min_luminance: float = 35.0  # darkest board mean luminance, 0-255
+    max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
+    max_sharpness_blurred: float = 0.5  # ... when its Laplacian variance / intensity variance is also below this
+    max_cells: int = 6000  # lattice cells examined at most
+    # decoding
+    unary_temperature: float = 0.04  # match-score units per nat
+    side_penalty: float = 4.0  # nats lost per neighbouring side that does not match
+    box_penalty: float = 6.0  # nats lost per copy more than the box holds
+    decode_rounds: int = 6
+    confidence_temperature: float = 2.0  # softens the decoded margins (calibrated on synthetic photos)
+    alternatives: int = 3
+    catalog_margin: float = 0.02  # mean score a larger catalogue must gain to be preferred
+
+
+@dataclass
+class CellReading:
+    """What one occupied cell holds.
+
+    Attributes
+    ----------
+    cell : (int, int)
+        Lattice cell ``(i, j)`` (``i`` east, ``j`` south).
+    tile_id : str
+        Catalogue id.
+    tile : TileType
+        The catalogue's tile type.
+    rot : int
+        Clockwise quarter turns, 0-3.
+    confidence : float
+        Probability (0-1) that tile and rotation are right (a rotation
+        symmetric tile is right in any of its equivalent rotations).
+    alternatives : list of dict
+        Runners-up ``{"tile": id, "rot": r, "confidence": c}``, best first.
+    occupancy : float
+        Probability (0-1) that the cell holds a tile at all.
+    score : float
+        Raw fine match score of the chosen template (-1..1).
+    shift : (float, float)
+        Offset of the tile from its lattice cell, tile units (east, south).
+    """
+
+    cell: Cell
+    tile_id: str
+    tile: TileType
+    rot: int
+    confidence: float
+    alternatives: list[dict[str, Any]]
+    occupancy: float
+    score: float
+    shift: tuple[float, float] = (0.0, 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"x", "y", "tile", "rot", "confidence", "alternatives"}`` in lattice coordinates."""
+        return {"x": self.cell[0], "y": self.cell[1], "tile": self.tile_id, "rot": self.rot,
+                "confidence": round(self.confidence, 4), "alternatives": self.alternatives}
+
+
+@dataclass
+class TileReading:
+    """The tiles read from one photo.
+
+    Attributes
+    ----------
+    cells : dict (int, int) -> CellReading
+        Every occupied cell wholly inside the photo.
+    cut : list of (int, int)
+        Cells cut by the photo's edge that may hold a tile (beside the board or
+        looking like a tile where visible): reported, not guessed.
+    occupancy : dict (int, int) -> float
+        Probability that the cell holds a tile, for every cell examined.
+    catalog : Catalog
+        The catalogue the tiles were read with.
+    rectified : (R, C, 3) uint8 ndarray
+        Top-down picture of the examined lattice region, ``px`` pixels a tile.
+    origin : (int, int)
+        Lattice cell at the top-left corner of ``rectified``.
+    px : int
+        Pixels per tile side in ``rectified``.
+    grid : Grid
+        The lattice the cells refer to: the grid given, or a copy moved by half
+        a tile when the tiles showed it was off (``debug["phase_shift"]``).
+    debug : dict
+        Timings and statistics.
+    """
+
+    cells: dict[Cell, CellReading]
+    cut: list[Cell]
+    occupancy: dict[Cell, float]
+    catalog: Catalog
+    rectified: np.ndarray
+    origin: Cell
+    px: int
+    grid: Grid | None = None
+    debug: dict[str, Any] = field(default_factory=dict)
+
+    def patch(self, cell: Cell, *, pad: float = 0.0) -> np.ndarray:
+        """Top-down RGB crop of ``cell`` (``pad`` tiles around it), ``px`` pixels a tile.
+
+        Parameters
+        ----------
+        cell : (int, int)
+            Lattice cell.
+        pad : float
+            Extra border in tiles (at most 1).
+
+        Returns
+        -------
+        (S, S, 3) uint8 ndarray
+            Black where the cell lies outside the photo or the examined region.
+        """
+        p = self.px
+        m = int(round(min(max(pad, 0.0), 1.0) * p))
+        x0 = (cell[0] - self.origin[0]) * p - m
+        y0 = (cell[1] - self.origin[1]) * p - m
+        size = p + 2 * m
+        out = np.zeros((size, size, 3), np.uint8)
+        h, w = self.rectified.shape[:2]
+        xa, ya = max(x0, 0), max(y0, 0)
+        xb, yb = min(x0 + size, w), min(y0 + size, h)
+        if xa < xb and ya < yb:
+            out[ya - y0:yb - y0, xa - x0:xb - x0] = self.rectified[ya:yb, xa:xb]
+        return out
+
+    def placements(self) -> list[dict[str, Any]]:
+        """Every read tile as a board-file tile object (lattice coordinates), with confidences."""
+        return [r.to_dict() for _, r in sorted(self.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@dataclass
+class Templates:
+    """Every tile of a catalogue at each distinct rotation, ready to compare.
+
+    Attributes
+    ----------
+    keys : list of (str, int)
+        ``(tile id, rot)`` per template; rotations whose picture repeats an
+        earlier rotation's are left out.
+    alias : dict (str, int) -> int
+        Template index of every ``(tile id, rot)``, repeated pictures included.
+    coarse, fine : (M, D) float32 ndarray
+        Inner part of each template, per-channel zero mean, unit norm.
+    fine_norm : (M,) float ndarray
+        Norm of each fine template before normalising (its contrast).
+    detail : (M, w, w, 3) float32 ndarray
+        Inner part of each template at ``detail_px``, blurred, raw colours 0-255.
+    """
+
+    keys: list[tuple[str, int]]
+    alias: dict[tuple[str, int], int]  # every (tile id, rot), repeated pictures included -> template index
+    coarse: np.ndarray
+    fine: np.ndarray
+    fine_norm: np.ndarray  # (M,) norm of each fine template before normalising (its contrast)
+    fine_raw: np.ndarray  # (M, w, w, 3) float32: inner part at ``patch_px``, blurred, raw colours
+    mean_rgb: np.ndarray  # (M, 3) mean colour of each template's inner part
+    detail: np.ndarray  # (M, w, w, 3) float32: inner part at ``detail_px``, blurred, raw colours
+    sharp: np.ndarray  # (M, w, w, 3) float32: the same, not blurred
+    catalog_ids: tuple[str, ...]
+
+
+_TEMPLATE_CACHE: dict[tuple, Templates] = {}
+
+
+def _catalog_key(catalog: Catalog) -> tuple:
+    return tuple((tid, t.features, bool(t.gold), bool(t.sheriff)) for tid, t in catalog.tiles.items())
+
+
+def build_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | None = None) -> Templates:
+    """Templates of every tile of ``catalog`` at every distinct rotation (cached).
+
+    Parameters
+    ----------
+    catalog : Catalog
+    cfg : TileConfig
+    appearance : Appearance, optional
+        Tile pictures (default: procedural art).
+
+    Returns
+    -------
+    Templates
+    """
+    key = (_catalog_key(catalog), None if appearance is None else appearance.fingerprint(),
+           cfg.detail_px, cfg.patch_px, cfg.coarse_px, cfg.inset, cfg.detail_inset, cfg.blur, cfg.coarse_blur)
+    hit = _TEMPLATE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    size = max(128, 2 * cfg.detail_px)
+    pics = merged_pictures(catalog, appearance, size)
+    keys, coarse, fine, norms, detail, raw, means, sharp = [], [], [], [], [], [], [], []
+    alias: dict[tuple[str, int], int] = {}
+    di, dw = _inner(cfg.detail_px, cfg.detail_inset)
+    for tid, tile in catalog.tiles.items():
+        pic = pics[tid].astype(np.float32)
+        seen: list[tuple[np.ndarray, int]] = []
+        for rot in range(4):
+            img = np.ascontiguousarray(np.rot90(pic, -rot))
+            # A rotation-symmetric tile (TileType.symmetries) may still have art
+            # that is not (a church, a junction house): only identical pictures merge.
+            same = next((t for other, t in seen if np.abs(img - other).mean() < 2.0), None)
+            if same is not None:
+                alias[(tid, rot)] = same
+                continue
+            alias[(tid, rot)] = len(keys)
+            seen.append((img, len(keys)))
+            keys.append((tid, rot))
+            vec, norm = _template_vector(img, cfg.patch_px, cfg.inset, cfg.blur)
+            fine.append(vec)
+            norms.append(norm)
+            raw.append(_template_raw(img, cfg.patch_px, cfg.inset, cfg.blur))
+            means.append(raw[-1].reshape(-1, 3).mean(axis=0))
+            coarse.append(_template_vector(img, cfg.coarse_px, cfg.inset, cfg.coarse_blur)[0])
+            big = cv2.resize(img, (cfg.detail_px, cfg.detail_px), interpolation=cv2.INTER_AREA)
+            sharp.append(big[di:di + dw, di:di + dw])
+            detail.append(_blur(big, cfg.blur * cfg.detail_px)[di:di + dw, di:di + dw])
+    tpl = Templates(keys, alias, np.stack(coarse), np.stack(fine), np.array(norms), np.stack(raw).astype(np.float32),
+                    np.array(means), np.stack(detail).astype(np.float32), np.stack(sharp).astype(np.float32),
+                    tuple(catalog.tiles))
+    if len(_TEMPLATE_CACHE) > 16:
+        _TEMPLATE_CACHE.clear()
+    _TEMPLATE_CACHE[key] = tpl
+    return tpl
+
+
+def _inner(px: int, inset: float) -> tuple[int, int]:
+    i = int(round(inset * px))
+    return i, px - 2 * i
+
+
+def _template_raw(img: np.ndarray, px: int, inset: float, blur: float) -> np.ndarray:
+    """Inner part of a tile picture at ``px`` pixels a tile, blurred, raw colours: (w, w, 3)."""
+    small = _blur(cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA), blur * px)
+    i, w = _inner(px, inset)
+    return small[i:i + w, i:i + w]
+
+
+def _template_vector(img: np.ndarray, px: int, inset: float, blur: float) -> tuple[np.ndarray, float]:
+    """Inner part of a tile picture, per-channel zero mean, unit norm; and its norm before."""
+    small = cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA)
+    small = _blur(small, blur * px)
+    i, w = _inner(px, inset)
+    v = small[i:i + w, i:i + w].reshape(-1, 3)
+    v = v - v.mean(axis=0)
+    norm = float(np.linalg.norm(v))
+    return (v / (norm + 1e-6)).reshape(-1).astype(np.float32), norm
+
+
+def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    if sigma < 0.3:
+        return img
+    return cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
+
+
+# --------------------------------------------------------------------------- rectify
+
+
+@dataclass
+class _Region:
+    """The examined lattice region warped top-down."""
+
+    image: np.ndarray  # (R, C, 3) uint8, px per tile, one spare cell around
+    valid: np.ndarray  # (R, C) bool: pixel comes from inside the photo
+    origin: Cell  # lattice cell of the top-left spare cell
+    px: int
+    tile_px: np.ndarray  # photo pixels per tile side, per examined cell
+
+
+def _cell_sides(grid: Grid, cells: np.ndarray) -> np.ndarray:
+    """Mean side length in photo pixels of each cell (N,)."""
+    pts = np.concatenate([cells, cells + [1, 0], cells + [1, 1], cells + [0, 1]]).astype(np.float64)
+    ph = grid.to_photo(pts).reshape(4, len(cells), 2)
+    sides = [np.linalg.norm(ph[(k + 1) % 4] - ph[k], axis=1) for k in range(4)]
+    return np.mean(sides, axis=0)
+
+
+def _rectify(rgb: np.ndarray, grid: Grid, cells: np.ndarray, px: int, oversample: float,
+             small: np.ndarray | None = None) -> _Region:
+    """The lattice region around ``cells`` warped top-down at ``px`` pixels a tile.
+
+    ``small``: the photo already shrunk (any size), used instead of shrinking it here.
+    """
+    lo = cells.min(axis=0) - 1
+    hi = cells.max(axis=0) + 2
+    tile_px = _cell_sides(grid, cells)
+    h, w = rgb.shape[:2]
+    scale = min(1.0, oversample * px / max(float(np.percentile(tile_px, 90)), 1.0))
+    if small is not None:
+        sx, sy = small.shape[1] / w, small.shape[0] / h
+    elif scale < 1.0:
+        small = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        sx, sy = small.shape[1] / w, small.shape[0] / h
+    else:
+        small, sx, sy = rgb, 1.0, 1.0
+    size = (int((hi[0] - lo[0]) * px), int((hi[1] - lo[1]) * px))
+    mx, my = _lattice_maps(grid, (int(lo[0]), int(lo[1])), size, px)
+    # Photo pixel centres: the small image's pixel (x + 0.5) covers photo (x + 0.5) / s.
+    mx = (mx + 0.5) * sx - 0.5
+    my = (my + 0.5) * sy - 0.5
+    img = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    sh, sw = small.shape[:2]
+    valid = (mx >= -0.5) & (mx <= sw - 0.5) & (my >= -0.5) & (my <= sh - 0.5)
+    return _Region(img, valid, (int(lo[0]), int(lo[1])), px, tile_px)
+
+
+def _lattice_maps(grid: Grid, lo: Cell, size: tuple[int, int], px: int, step: int = 4
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Photo pixel coordinates (float32 maps for ``cv2.remap``) of every rectified pixel.
+
+    The lattice-to-photo mapping (homography and lens distortion) is smooth, so
+    it is evaluated at the centre of every ``step`` x ``step`` block and
+    interpolated linearly in between.
+    """
+    W, H = size
+    nx, ny = -(-W // step), -(-H // step)
+    cx = (np.arange(nx) * step + (step - 1) / 2 + 0.5) / px + lo[0]
+    cy = (np.arange(ny) * step + (step - 1) / 2 + 0.5) / px + lo[1]
+    gx, gy = np.meshgrid(cx, cy)
+    pts = grid.to_photo(np.c_[gx.ravel(), gy.ravel()])
+    mx = pts[:, 0].reshape(ny, nx).astype(np.float32)
+    my = pts[:, 1].reshape(ny, nx).astype(np.float32)
+    mx = cv2.resize(mx, (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)[:H, :W]
+    my = cv2.resize(my, (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)[:H, :W]
+    return np.ascontiguousarray(mx), np.ascontiguousarray(my)
+
+
+# --------------------------------------------------------------------------- quality
+
+
+def check_quality(region: _Region, cells: np.ndarray, cfg: TileConfig) -> dict[str, float]:
+    """Refuse photos that show too small tiles or are too dark (blur: :func:`_estimate_blur`).
+
+    Parameters
+    ----------
+    region : _Region
+        The rectified lattice region.
+    cells : (N, 2) int ndarray
+        The cells wholly inside the photo.
+    cfg : TileConfig
+
+    Returns
+    -------
+    dict
+        ``tile_px`` (median photo pixels per tile side), ``luminance`` (mean,
+        0-255) and ``sharpness`` (Laplacian variance over intensity variance,
+        reported only).
+
+    Raises
+    ------
+    PhotoError
+        With what to change: come closer, add light.
+    """
+    tile_px = float(np.median(region.tile_px))
+    if tile_px < cfg.min_tile_px:
+        raise PhotoError(
+            f"the tiles are only about {tile_px:.0f} pixels wide in the photo (at least "
+            f"{cfg.min_tile_px:.0f} needed); take the photo from closer or with more megapixels"
+        )
+    gray = cv2.cvtColor(region.image, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    mask = region.valid.copy()
+    lum = float(gray[mask].mean()) if mask.any() else 0.0
+    if lum < cfg.min_luminance:
+        raise PhotoError(
+            f"the photo is too dark (mean brightness {lum:.0f} of 255, at least {cfg.min_luminance:.0f} needed); "
+            "turn on more light or use the flash"
+        )
+    # Variance of the Laplacian relative to the intensity variance, at the
+    # resolution where the photo is compared (reported; the blur decision is
+    # made on the tiles themselves by _estimate_blur, which does not depend on
+    # what the table and the tiles show).
+    lap = cv2.Laplacian(gray, cv2.CV_32F, ksize=3)
+    inner = cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    var = float(gray[inner].var()) if inner.any() else 0.0
+    sharp = float(lap[inner].var()) / (var + 1e-6) if inner.any() else 0.0
+    return {"tile_px": tile_px, "luminance": lum, "sharpness": sharp}
+
+
+def _estimate_blur(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, cells: int = 24) -> float:
+    """The photo's blur, tile units: the Gaussian sigma that best turns the art into the surest cells.
+
+    Each of the ``cells`` best-matched cells is compared, at ``detail_px``, with
+    its template blurred by each of :data:`_BLUR_STEPS`; the median of the
+    best sigmas is the estimate (0 when no cell matches well).
+    """
+    dp = cfg.detail_px
+    di, dw = _inner(dp, cfg.detail_inset)
+    sure = np.flatnonzero(match.score[:, 0] >= cfg.sure_score)
+    if len(sure) == 0:
+        return 0.0
+    sure = sure[np.argsort(-match.score[sure, 0])][:cells]
+    img = region.image.astype(np.float32)
+    if region.px != dp:
+        img = _scaled(region, dp, 0.0)
+    best = []
+    for k in sure:
+        x0 = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp))
+        y0 = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
+        X = _gather(img, np.array(x0), np.array(y0), dw).reshape(-1, 3)
+        X = X - X.mean(axis=0)
+        pic = tpl.sharp[match.cand[k, 0]]
+        scores = []
+        for sigma in _BLUR_STEPS:
+            T = _blur(pic, sigma * dp).reshape(-1, 3)
+            T = T - T.mean(axis=0)
+            scores.append(float((X * T).sum() / (np.linalg.norm(X) * np.linalg.norm(T) + 1e-6)))
+        best.append(_BLUR_STEPS[int(np.argmax(scores))])
+    return float(np.median(best))
+
+
+#: Blurs tried by :func:`_estimate_blur`, tile units.
+_BLUR_STEPS = (0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.13)
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _window_stack(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, margin: int,
+                  centre: np.ndarray | None = None) -> np.ndarray:
+    """Per cell, the inner region enlarged by ``margin`` pixels: (N, span, span, 3).
+
+    ``centre`` (N, 2) int, optional: an extra offset in pixels (east, south) per cell.
+    """
+    i, w = _inner(px, inset)
+    span = w + 2 * margin
+    x0 = (cells[:, 0] - origin[0]) * px + i - margin
+    y0 = (cells[:, 1] - origin[1]) * px + i - margin
+    if centre is not None:
+        x0 = x0 + centre[:, 0]
+        y0 = y0 + centre[:, 1]
+    h, wd = img.shape[:2]
+    x0 = np.clip(x0, 0, wd - span)
+    y0 = np.clip(y0, 0, h - span)
+    return np.stack([img[y:y + span, x:x + span] for x, y in zip(x0, y0)])
+
+
+def _window_norms(stack: np.ndarray, w: int) -> np.ndarray:
+    """Norm of every w x w window with its per-channel means removed: (N, S*S), row-major shifts."""
+    n, span = stack.shape[:2]
+    S = span - w + 1
+    c = np.cumsum(np.cumsum(np.pad(stack, ((0, 0), (1, 0), (1, 0), (0, 0))), axis=1), axis=2)
+    c2 = np.cumsum(np.cumsum(np.pad(stack * stack, ((0, 0), (1, 0), (1, 0), (0, 0))), axis=1), axis=2)
+
+    def box(a):
+        return a[:, w:w + S, w:w + S] - a[:, :S, w:w + S] - a[:, w:w + S, :S] + a[:, :S, :S]
+
+    s1 = box(c)  # (n, S, S, 3)
+    s2 = box(c2).sum(axis=3)
+    var = s2 - (s1 * s1).sum(axis=3) / (w * w)
+    return np.sqrt(np.maximum(var, 0.0)).reshape(n, S * S) + 1e-3
+
+
+def _ncc(stack: np.ndarray, w: int, T: np.ndarray, cand: np.ndarray | None
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Best NCC over the shifts of each stacked cell; ``T`` channel-major (M, 3*w*w).
+
+    ``cand`` (N, K): per cell the template rows to compare (None: all of ``T``).
+    Returns the best score, the index of the best shift and the window norm there,
+    each (N, K or M).
+    """
+    n, span = stack.shape[:2]
+    S = span - w + 1
+    norms = _window_norms(stack.astype(np.float64), w).astype(np.float32)
+    win = sliding_window_view(stack, (w, w), axis=(1, 2))  # (n, S, S, 3, w, w)
+    X = np.ascontiguousarray(win).reshape(n, S * S, -1)
+    if cand is None:
+        num = (X.reshape(n * S * S, -1) @ T.T).reshape(n, S * S, -1)
+    else:
+        num = np.matmul(X, T[cand].transpose(0, 2, 1))
+    ncc = num / norms[:, :, None]
+    k = ncc.argmax(axis=1)
+    best = np.take_along_axis(ncc, k[:, None, :], axis=1)[:, 0, :]
+    return best, k, np.take_along_axis(norms, k, axis=1)
+
+
+def _channel_major(tpl: np.ndarray, w: int) -> np.ndarray:
+    return np.ascontiguousarray(tpl.reshape(len(tpl), w, w, 3).transpose(0, 3, 1, 2).reshape(len(tpl), -1))
+
+
+def _ncc_all(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, margin: int,
+             tpl: np.ndarray, chunk: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """Best NCC over shifts of every cell against every template.
+
+    Returns
+    -------
+    score : (N, M) float32
+    shift : (N, M) int, index of the best shift (row-major over the S x S grid, S = 2*margin+1)
+    """
+    _, w = _inner(px, inset)
+    T = _channel_major(tpl, w)
+    scores, shifts = [], []
+    for a in range(0, len(cells), chunk):
+        stack = _window_stack(img, cells[a:a + chunk], origin, px, inset, margin)
+        sc, k, _ = _ncc(stack, w, T, None)
+        scores.append(sc)
+        shifts.append(k)
+    return np.concatenate(scores), np.concatenate(shifts)
+
+
+def _ncc_candidates(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, margin: int,
+                    tpl: np.ndarray, cand: np.ndarray, centre: np.ndarray, chunk: int = 32
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Best NCC over shifts (around ``centre`` px) of every cell against its candidates ``cand`` (N, K).
+
+    Returns the scores, the best shift indices and the window norms there, each (N, K).
+    """
+    _, w = _inner(px, inset)
+    T = _channel_major(tpl, w)
+    scores, shifts, norms = [], [], []
+    for a in range(0, len(cells), chunk):
+        stack = _window_stack(img, cells[a:a + chunk], origin, px, inset, margin, centre[a:a + chunk])
+        sc, k, nm = _ncc(stack, w, T, cand[a:a + chunk])
+        scores.append(sc)
+        shifts.append(k)
+        norms.append(nm)
+    return np.concatenate(scores), np.concatenate(shifts), np.concatenate(norms)
+
+
+@dataclass
+class _Match:
+    """Raw matching results for the examined cells."""
+
+    cells: np.ndarray  # (N, 2) lattice cells
+    cand: np.ndarray  # (N, K) template indices, best fine score first
+    score: np.ndarray  # (N, K) fine scores
+    shift: np.ndarray  # (N, K, 2) tile units (east, south)
+    contrast: np.ndarray  # (N, K) fitted gain of the template: the photo's contrast on that cell
+    colour: np.ndarray  # (N, K) colour misfit of the template (see _robust_scores)
+    coarse_best: np.ndarray | None = None  # (N,) best coarse score
+    wb: np.ndarray = field(default_factory=lambda: np.ones(3))  # white balance applied
+    centre: np.ndarray | None = None  # (N, 2) coarse tile position, fine pixels
+    origin: Cell = (0, 0)  # lattice cell at the top-left of the fine pictures
+    fine: tuple | None = None  # (fine image, white-balanced fine image)
+
+
+def _scaled(region: _Region, px: int, blur: float) -> np.ndarray:
+    """The rectified region at ``px`` pixels per tile, blurred by ``blur`` tiles, float32."""
+    h, w = region.image.shape[:2]
+    rp = region.px
+    img = region.image if px == rp else cv2.resize(region.image, (w * px // rp, h * px // rp), interpolation=cv2.INTER_AREA)
+    return _blur(img.astype(np.float32), blur * px)
+
+
+def _coarse_image(region: _Region, cfg: TileConfig) -> np.ndarray:
+    return _scaled(region, cfg.coarse_px, cfg.coarse_blur)
+
+
+def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float,
+                   score: np.ndarray, cand: np.ndarray, tpl: Templates, sure_score: float) -> np.ndarray:
+    """Per-channel gains (3,) that turn the photo's colours into the templates' (mean 1).
+
+    Measured on the cells matched surest: the ratio of each cell's mean colour
+    to its best template's, median over cells.
+    """
+    sure = score[:, 0] >= sure_score
+    if sure.sum() < 3:
+        return np.ones(3)
+    i, w = _inner(px, inset)
+    idx = np.flatnonzero(sure)
+    means = np.array([img[(c[1] - origin[1]) * px + i:(c[1] - origin[1]) * px + i + w,
+                          (c[0] - origin[0]) * px + i:(c[0] - origin[0]) * px + i + w].reshape(-1, 3).mean(axis=0)
+                      for c in cells[idx]])
+    ratio = means / np.maximum(tpl.mean_rgb[cand[idx, 0]], 1.0)
+    lr = np.log(np.maximum(ratio, 1e-3))
+    lr -= lr.mean(axis=1, keepdims=True)  # colour only: brightness is the gain's business
+    # Consensus: the cells whose colour ratios agree with the most others (a box lid
+    # or a card can match a template well, but not in the tiles' colours), preferring
+    # casts near neutral; then the median over that consensus.
+    close = np.abs(lr[:, None, :] - lr[None, :, :]).max(axis=2) < 0.06
+    support = close.sum(axis=1) - 20.0 * np.abs(lr).max(axis=1)
+    best = int(np.argmax(support))
+    g = np.exp(np.median(lr[close[best]], axis=0))
+    return g / g.mean()
+
+
+def _gather(img: np.ndarray, x0: np.ndarray, y0: np.ndarray, w: int) -> np.ndarray:
+    """Windows ``img[y0:y0+w, x0:x0+w]`` for arrays of corners (any shape S): (S..., w, w, C)."""
+    h, wd = img.shape[:2]
+    x0 = np.clip(x0, 0, wd - w)
+    y0 = np.clip(y0, 0, h - w)
+    r = np.arange(w)
+    rows = (y0[..., None] + r)[..., :, None]
+    cols = (x0[..., None] + r)[..., None, :]
+    return img[rows, cols]
+
+
+def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, cand: np.ndarray,
+                   offset: np.ndarray, tpl_raw: np.ndarray, trim: float, chunk: int = 64
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Trimmed goodness of fit of each cell to each of its candidates, at their best offsets.
+
+    The cell window ``X`` is fitted as ``a * T + b`` (one gain ``a``, one offset
+    per channel ``b``); the share ``trim`` of pixels with the largest residuals
+    (a figure standing on the tile, a shadow) is left out, and the score is the
+    fraction of the remaining pixels' variance explained, ``1 - E / V`` (the
+    square of the normalised cross-correlation when nothing is left out).
+
+    Returns
+    -------
+    score : (N, K) float
+    gain : (N, K) float
+        ``a``, the cell's contrast relative to the template's.
+    colour : (N, K) float
+        Colour misfit: the squared difference between the cell's mean colour
+        and the template's carried by the same gain (grey removed), relative to
+        the cell's variance.
+    """
+    i, w = _inner(px, inset)
+    n_all, K = cand.shape
+    Traw = tpl_raw.reshape(len(tpl_raw), w * w, 3).astype(np.float32)
+    keep = max(1, int(round((1.0 - trim) * w * w)))
+    scores = np.empty((n_all, K))
+    gains = np.empty((n_all, K))
+    colour = np.empty((n_all, K))
+    for a in range(0, n_all, chunk):
+        c = cells[a:a + chunk]
+        x0 = ((c[:, 0] - origin[0]) * px + i)[:, None] + offset[a:a + chunk, :, 0]
+        y0 = ((c[:, 1] - origin[1]) * px + i)[:, None] + offset[a:a + chunk, :, 1]
+        Xr = _gather(img, x0, y0, w).reshape(len(c), K, w * w, 3).astype(np.float32)
+        Tr = Traw[cand[a:a + chunk]]  # (n, K, P, 3)
+        # First fit on every pixel, to find the pixels a figure or shadow spoils ...
+        E = _fit_residual(Xr, Tr, None)[0]
+        if keep < w * w:
+            thr = np.partition(E, keep - 1, axis=2)[:, :, keep - 1:keep]
+            M = (E <= thr).astype(np.float32)
+        else:
+            M = np.ones_like(E)
+        # ... then fit again on the others.
+        E, V, g, dm = _fit_residual(Xr, Tr, M)
+        Vs = V + 1e-6
+        scores[a:a + chunk] = 1.0 - E / Vs
+        gains[a:a + chunk] = g
+        colour[a:a + chunk] = (dm * dm).sum(axis=2) * M.sum(axis=2) / Vs
+    return scores, gains, colour
+
+
+def _fit_residual(X: np.ndarray, T: np.ndarray, M: np.ndarray | None):
+    """Fit ``X ~ g T + b`` (one gain, an offset per channel) on pixels ``M`` (weights, or all).
+
+    ``X``, ``T``: (n, K, P, 3).  Returns the residual energy ``E`` (n, K, P)
+    when ``M`` is None, else ``(E, V, g, dm)`` summed over ``M``: residual and
+    variance energies (n, K), the gain (n, K) and the colour misfit of the
+    means (n, K, 3), grey removed.
+    """
+    if M is None:
+        Xc = X - X.mean(axis=2, keepdims=True)
+        Tc = T - T.mean(axis=2, keepdims=True)
+        g = (Xc * Tc).sum(axis=(2, 3)) / ((Tc * Tc).sum(axis=(2, 3)) + 1e-6)
+        return (((Xc - g[:, :, None, None] * Tc) ** 2).sum(axis=3),)
+    w = M[..., None]
+    n = M.sum(axis=2)[..., None] + 1e-9
+    Xm = (w * X).sum(axis=2) / n
+    Tm = (w * T).sum(axis=2) / n
+    Xc = X - Xm[:, :, None, :]
+    Tc = T - Tm[:, :, None, :]
+    g = (w * Xc * Tc).sum(axis=(2, 3)) / ((w * Tc * Tc).sum(axis=(2, 3)) + 1e-6)
+    E = (w * (Xc - g[:, :, None, None] * Tc) ** 2).sum(axis=(2, 3))
+    V = (w * Xc * Xc).sum(axis=(2, 3))
+    dm = Xm - g[:, :, None] * Tm
+    dm = dm - dm.mean(axis=2, keepdims=True)
+    return E, V, g, dm
+
+
+def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) -> _Match:
+    px, cpx = cfg.patch_px, cfg.coarse_px
+    cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
+    cscore, cshift = _ncc_all(_coarse_image(region, cfg), cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+    K = min(cfg.top_k, len(tpl.keys))
+    cand = np.argsort(-cscore, axis=1)[:, :K]
+    # The tile's position from the best coarse template, refined at the fine scale.
+    cS = 2 * cm + 1
+    k0 = np.take_along_axis(cshift, cand[:, :1], axis=1)[:, 0]
+    centre = np.round(np.stack([k0 % cS - cm, k0 // cS - cm], axis=1) * px / cpx).astype(np.int64)
+    fine_img = _scaled(region, px, cfg.blur)
+    ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg)
+    order = np.argsort(-ncc, axis=1)
+    wb = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc, order, axis=1),
+                        np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc)
+    fine_wb = fine_img / wb.astype(np.float32)
+    match = _Match(cells, *_rescore(fine_wb, cells, region.origin, cand, offset, tpl, cfg, cfg.trim),
+                   coarse_best=cscore.max(axis=1))
+    match.wb = wb
+    match.centre = centre
+    match.fine = (fine_img, fine_wb)
+    match.origin = region.origin
+    _detail(region, match, tpl, cfg, wb)
+    return match
+
+
+def _fine_offsets(fine_img: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndarray, centre: np.ndarray,
+                  tpl: Templates, cfg: TileConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell and candidate, the best fine NCC and the offset (pixels, east/south) where it is."""
+    px = cfg.patch_px
+    fm = max(1, int(np.ceil(cfg.fine_shift * px)))
+    ncc, fshift, _ = _ncc_candidates(fine_img, cells, origin, px, cfg.inset, fm, tpl.fine, cand, centre)
+    S = 2 * fm + 1
+    # The window moved by (dx, dy) pixels from the lattice position: the tile is there.
+    offset = np.stack([centre[:, :1] + fshift % S - fm, centre[:, 1:] + fshift // S - fm], axis=-1)
+    return ncc, offset
+
+
+def _rescore(fine_wb: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndarray, offset: np.ndarray,
+             tpl: Templates, cfg: TileConfig, trim: float):
+    """Robust scores of the candidates at their offsets, every array sorted best first.
+
+    Returns ``cand, score, shift (tile units), contrast, colour`` as :class:`_Match` holds them.
+    """
+    px = cfg.patch_px
+    score, gain, colour = _robust_scores(fine_wb, cells, origin, px, cfg.inset, cand, offset, tpl.fine_raw, trim)
+    order = np.argsort(-score, axis=1)
+    return (np.take_along_axis(cand, order, axis=1), np.take_along_axis(score, order, axis=1),
+            np.take_along_axis(offset, order[:, :, None], axis=1) / px,
+            np.take_along_axis(gain, order, axis=1), np.take_along_axis(colour, order, axis=1))
+
+
+def _fit_to(src: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``src`` (h, w, 3) with per-channel gain and offset fitted to ``ref``.
+
+    Pictures learnt from a photo carry that photo's uneven light; two tiles
+    that differ only in a pennant must not seem to differ everywhere.
+    """
+    a = src.reshape(-1, 3)
+    b = ref.reshape(-1, 3)
+    am, bm = a.mean(axis=0), b.mean(axis=0)
+    ac, bc = a - am, b - bm
+    g = (ac * bc).sum(axis=0) / ((ac * ac).sum(axis=0) + 1e-6)
+    return (ac * g + bm).reshape(src.shape)
+
+
+def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb: np.ndarray,
+            rows: np.ndarray | None = None) -> None:
+    """Settle close candidates by comparing them where they differ, at ``detail_px``.
+
+    Tiles that differ only in a small symbol (pennant, road stub, inn, gold
+    ingot) score nearly alike on the whole tile.  For each cell whose runners-up
+    lie within ``detail_margin`` of the best, every close template is fitted
+    to the whole cell (one gain, one offset per channel), and its residual is
+    measured only where the close templates differ from each other (their
+    absolute difference above ``detail_diff``, dilated): there the right
+    template explains the photo and a wrong one does not, whether the photo
+    shows the symbol or plain ground.  The masked fit ``1 - E / V`` (``V``: the
+    photo's variance there, floored) moves each close candidate's score by
+    ``detail_weight`` times its difference from the best.  Updates ``match``
+    in place (candidates re-sorted); ``rows``: only these cells.
+    """
+    dp = cfg.detail_px
+    di, dw = _inner(dp, cfg.detail_inset)
+    r = max(1, int(round(cfg.detail_shift * dp)))
+    img = _scaled(region, dp, cfg.blur) / wb.astype(np.float32)
+    h, w = img.shape[:2]
+    kernel = np.ones((3, 3), np.uint8)
+    best0 = match.score[:, :1]
+    close = (match.score >= best0 - cfg.detail_margin) & (best0 >= cfg.detail_min)
+    if rows is not None:
+        only = np.zeros(len(close), bool)
+        only[rows] = True
+        close &= only[:, None]
+    S = 2 * r + 1
+    dy, dx = np.divmod(np.arange(S * S), S)
+    for k in np.flatnonzero(close.sum(axis=1) >= 2):
+        js = np.flatnonzero(close[k])[: cfg.detail_candidates]
+        D = tpl.detail[match.cand[k, js]]  # (J, dw, dw, 3)
+        diff = np.zeros((dw, dw), bool)
+        for a in range(len(js)):
+            for b in range(a + 1, len(js)):
+                diff |= np.abs(D[a] - _fit_to(D[b], D[a])).sum(axis=2) > cfg.detail_diff
+        if diff.sum() < 4:
+            continue  # the same picture: nothing to settle here
+        mask = (cv2.dilate(diff.astype(np.uint8), kernel) > 0).reshape(-1)
+        x0 = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp)) - r + dx
+        y0 = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp)) - r + dy
+        X = _gather(img, x0, y0, dw).reshape(S * S, dw * dw * 3)
+        T = D.reshape(len(js), dw * dw, 3)
+        T = (T - T.mean(axis=1, keepdims=True)).reshape(len(js), -1)
+        # One position for all: where the candidates fit the whole cell best together
+        # (residual of the best gain, sum over candidates: |X|^2 - <X,T>^2 / |T|^2).
+        Xc = (X.reshape(S * S, dw * dw, 3) - X.reshape(S * S, dw * dw, 3).mean(axis=1, keepdims=True))
+        Xc = Xc.reshape(S * S, -1)
+        xt = Xc @ T.T  # (S*S, J)
+        tt = (T * T).sum(axis=1) + 1e-6
+        pos = int(np.argmin(((Xc * Xc).sum(axis=1)[:, None] - xt * xt / tt).sum(axis=1)))
+        x = Xc[pos].reshape(dw * dw, 3)
+        g = xt[pos] / tt  # (J,)
+        E = ((x[None] - g[:, None, None] * T.reshape(len(js), dw * dw, 3)) ** 2).sum(axis=2)  # (J, P)
+        Em = E[:, mask].sum(axis=1)
+        V = (x * x).sum(axis=1)  # (P,)
+        Vm = max(float(V[mask].sum()), cfg.detail_floor * float(V.mean()) * int(mask.sum()))
+        m = 1.0 - Em / Vm
+        match.score[k, js] += cfg.detail_weight * (m - m.max())
+    order = np.argsort(-match.score, axis=1)
+    for name in ("cand", "score", "contrast", "colour"):
+        setattr(match, name, np.take_along_axis(getattr(match, name), order, axis=1))
+    match.shift = np.take_along_axis(match.shift, order[:, :, None], axis=1)
+
+
+# --------------------------------------------------------------------------- occupancy
+
+
+def _occupancy(match: _Match, cfg: TileConfig) -> np.ndarray:
+    """Probability that each examined cell holds a tile, before decoding: (N,) float.
+
+    A logistic model of four cues (weights fitted on synthetic photos, ``occ_*``
+    in ``config.toml``): the best candidate's match score (a tile looks like
+    some template, the table like none); the cell's contrast relative to the
+    photo's typical tile contrast (a plain table is much flatter than any
+    tile); the colour misfit of that candidate (a striped tablecloth may have
+    structure, but not the tile's colours); and the cell's colours weighed
+    against the colours of this photo's table and of its tiles
+    (:func:`_table_llr`).
+    """
+    z = _occupancy_logit(match, cfg, with_table=False)
+    if cfg.occ_table:
+        llr = _table_llr(match, 1.0 / (1.0 + np.exp(-z)), cfg)
+        z = _occupancy_logit(match, cfg, with_table=True) + cfg.occ_table * llr
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _occupancy_logit(match: _Match, cfg: TileConfig, *, with_table: bool) -> np.ndarray:
+    best = match.score[:, 0]
+    contrast = match.contrast[:, 0]
+    sure = best >= cfg.sure_score
+    if sure.sum() < 3:
+        sure = best >= np.quantile(best, 0.8)
+    gain = float(np.median(contrast[sure])) if sure.any() else 1.0
+    rel = np.log(np.clip(contrast / max(gain, 1e-6), 0.02, 10.0))
+    colour = np.log(np.maximum(match.colour[:, 0], 0.0) + 0.01)
+    if with_table:
+        return cfg.occ_bias + cfg.occ_score * best + cfg.occ_contrast * rel + cfg.occ_colour * colour
+    return cfg.occ0_bias + cfg.occ0_score * best + cfg.occ0_contrast * rel + cfg.occ0_colour * colour
+
+
+def _table_llr(match: _Match, p0: np.ndarray, cfg: TileConfig, bins: int = 12) -> np.ndarray:
+    """Per cell, the mean log-likelihood ratio of its colours: this photo's tiles versus its table.
+
+    Colour histograms (``bins`` per channel, white-balanced fine picture) of the
+    cells surely holding a tile and of the cells surely showing table; 0 for
+    every cell when either set is too small (a board filling the photo).
+    """
+    _, img = match.fine
+    px = cfg.patch_px
+    i, w = _inner(px, cfg.inset)
+    origin = match.origin
+    tiles = np.flatnonzero(p0 > 0.97)
+    table = np.flatnonzero(p0 < 0.003)
+    out = np.zeros(len(p0))
+    if len(tiles) < 3 or len(table) < 3:
+        return out
+    q = np.clip(img, 0, 255) * (bins / 256.0)
+    q = np.minimum(q.astype(np.int32), bins - 1)
+    code = (q[..., 0] * bins + q[..., 1]) * bins + q[..., 2]
+
+    def cell_codes(k: int) -> np.ndarray:
+        x0 = (match.cells[k, 0] - origin[0]) * px + i
+        y0 = (match.cells[k, 1] - origin[1]) * px + i
+        return code[y0:y0 + w, x0:x0 + w].ravel()
+
+    def hist(idx: np.ndarray) -> np.ndarray:
+        h = np.bincount(np.concatenate([cell_codes(k) for k in idx]), minlength=bins ** 3).astype(np.float64)
+        h = cv2.GaussianBlur(h.reshape(bins, bins * bins), (0, 0), 0.7).ravel()  # a little smoothing
+        return h / h.sum()
+
+    ht, hb = hist(table), hist(tiles)
+    eps = 1.0 / (bins ** 3)
+    lr = np.log((hb + eps) / (ht + eps))
+    for k in range(len(p0)):
+        out[k] = lr[cell_codes(k)].mean()
+    return np.clip(out, -cfg.table_llr_clip, cfg.table_llr_clip)
+
+
+# --------------------------------------------------------------------------- repair
+
+
+def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, dec, tpl: Templates,
+            catalog: Catalog, cfg: TileConfig) -> np.ndarray:
+    """Give cells that disagree with the decoded board every tile that would fit there.
+
+    The coarse stage keeps only the ``top_k`` likeliest templates per cell, so a
+    tile half hidden by a figure (a meeple on a cloister, a Gold Rush tent) may
+    have lost its own.  After a first decode, every cell that is read empty
+    although two or more neighbours hold tiles, or whose tile's sides disagree
+    with its neighbours, is compared with *every* template whose sides match
+    its decoded neighbours, with a larger share of spoilt pixels ignored
+    (``repair_trim``).  Updates ``match`` and ``occ`` in place.
+
+    Returns
+    -------
+    (M,) int ndarray
+        Indices of the cells repaired.
+    """
+    index = {tuple(map(int, c)): k for k, c in enumerate(match.cells)}
+    label: dict[Cell, tuple[str, int]] = {}
+    for n, k in enumerate(maybe):
+        if dec.labels[n] is not None:
+            label[tuple(map(int, match.cells[k]))] = dec.labels[n]
+    sigs = [catalog[t].edge_signature(r) for t, r in tpl.keys]
+    offsets = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    facing = (2, 3, 0, 1)
+    fine_img, fine_wb = match.fine
+    done = []
+    for cell in sorted(set(index)):
+        k = index[cell]
+        if occ[k] < cfg.repair_min_occupancy:
+            continue
+        req = {}
+        for s, (dx, dy) in enumerate(offsets):
+            nb = label.get((cell[0] + dx, cell[1] + dy))
+            if nb is not None:
+                req[s] = catalog[nb[0]].edge_signature(nb[1])[facing[s]]
+        cur = label.get(cell)
+        if cur is None:
+            if len(req) < 2:
+                continue
+        else:
+            sig = catalog[cur[0]].edge_signature(cur[1])
+            if all(sig[s] == v for s, v in req.items()):
+                continue
+        options = [t for t, sg in enumerate(sigs) if all(sg[s] == v for s, v in req.items())]
+        if not options:
+            continue
+        pool = np.array(sorted(set(options) | set(int(t) for t in match.cand[k])))[None, :]
+        one = match.cells[k:k + 1]
+        _, off = _fine_offsets(fine_img, one, region.origin, pool, match.centre[k:k + 1], tpl, cfg)
+        cand, score, shift, contrast, colour = _rescore(fine_wb, one, region.origin, pool, off, tpl, cfg,
+                                                        cfg.repair_trim)
+        K = match.cand.shape[1]
+        match.cand[k], match.score[k], match.shift[k] = cand[0, :K], score[0, :K], shift[0, :K]
+        match.contrast[k], match.colour[k] = contrast[0, :K], colour[0, :K]
+        done.append(k)
+    done = np.array(done, dtype=np.int64)
+    if len(done):
+        _detail(region, match, tpl, cfg, match.wb, rows=done)
+        occ[done] = _occupancy(match, cfg)[done]
+    return done
+
+
+# --------------------------------------------------------------------------- public entry
+
+
+def _visible_cells(grid: Grid) -> tuple[list[Cell], list[Cell]]:
+    """Lattice cells wholly inside the photo, and cells cut by its edge (some corner inside)."""
+    h, w = grid.shape
+    t = np.linspace(0.0, 1.0, 17)
+    border = np.concatenate([np.c_[t * w, np.zeros_like(t)], np.c_[t * w, np.full_like(t, h)],
+                             np.c_[np.zeros_like(t), t * h], np.c_[np.full_like(t, w), t * h]])
+    lat = grid.to_lattice(border)
+    if not np.all(np.isfinite(lat)):
+        return [], []
+    lo = np.floor(lat.min(axis=0)).astype(int) - 1
+    hi = np.ceil(lat.max(axis=0)).astype(int) + 1
+    if np.prod(hi - lo) > 250_000:  # a degenerate lattice: the horizon is in the picture
+        return [], []
+    ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+    pts = grid.to_photo(np.c_[ii.ravel(), jj.ravel()]).reshape(ii.shape + (2,))
+    ok = ((pts[..., 0] >= 0) & (pts[..., 0] <= w) & (pts[..., 1] >= 0) & (pts[..., 1] <= h)).astype(np.int8)
+    n = ok[:-1, :-1] + ok[:-1, 1:] + ok[1:, :-1] + ok[1:, 1:]
+    cells = np.stack([ii[:-1, :-1], jj[:-1, :-1]], axis=-1)
+    inside = [tuple(map(int, c)) for c in cells[n == 4]]
+    cut = [tuple(map(int, c)) for c in cells[(n > 0) & (n < 4)]]
+    return inside, cut
+
+
+def _phase_check(rgb: np.ndarray, grid: Grid, tpl: Templates, cfg: TileConfig, match: _Match
+                 ) -> tuple[Grid, tuple[float, float]]:
+    """Guard against a lattice found half a tile off: try the four half-tile phases.
+
+    Seams inside tiles (a road edge, a city wall) can pull a lattice half a tile
+    away from the real tile edges; then no cell shows a whole tile.  On the
+    cells that matched best (at most ``phase_cells``), each phase is scored by
+    the mean coarse match; another phase replaces the grid's only when it is
+    better by ``phase_margin``.
+
+    Returns
+    -------
+    Grid
+        ``grid`` itself, or a copy moved by half a tile.
+    (float, float)
+        The shift applied, tile units.
+    """
+    import dataclasses
+
+    order = np.argsort(-match.coarse_best)
+    cells = match.cells[order[: max(4, min(cfg.phase_cells, len(order) // 2))]]
+    if len(cells) < 4:
+        return grid, (0.0, 0.0)
+    cpx = cfg.coarse_px
+    cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
+    tile_px = float(np.median(_cell_sides(grid, cells)))
+    scale = min(1.0, 2.0 * cpx / max(tile_px, 1.0))
+    h, w = rgb.shape[:2]
+    small = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    results = []
+    for d in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        T = np.array([[1, 0, -d[0]], [0, 1, -d[1]], [0, 0, 1.0]])
+        g = dataclasses.replace(grid, Hn=T @ grid.Hn) if d != (0.0, 0.0) else grid
+        region = _rectify(rgb, g, cells, cpx, 2.0, small=small)
+        img = _blur(region.image.astype(np.float32), cfg.coarse_blur * cpx)
+        sc, _ = _ncc_all(img, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+        results.append((float(sc.max(axis=1).mean()), d, g))
+    base = results[0][0]
+    score, d, g = max(results, key=lambda r: r[0])
+    if d != (0.0, 0.0) and score > base + cfg.phase_margin:
+        log.warning("tile lattice moved by half a tile %s (coarse match %.2f instead of %.2f)", d, score, base)
+        return g, d
+    return grid, (0.0, 0.0)
+
+
+def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig) -> tuple[_Region, np.ndarray, list[Cell], dict]:
+    if not isinstance(rgb, np.ndarray) or rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
+        raise PhotoError("the photo must be an RGB uint8 image of shape (rows, cols, 3)")
+    inside, cut = _visible_cells(grid)
+    if not inside:
+        raise TableNotFoundError(
+            "no whole tile cell lies inside the photo; take the photo from farther away so whole tiles show"
+        )
+    cells = np.array(inside, dtype=np.int64)
+    if len(cells) > cfg.max_cells:
+        # Keep the cells nearest the photo centre (a huge lattice means tiny, far tiles).
+        h, w = grid.shape
+        centres = grid.to_photo(cells + 0.5)
+        d = np.hypot(centres[:, 0] - w / 2, centres[:, 1] - h / 2)
+        cells = cells[np.argsort(d)[:cfg.max_cells]]
+    region = _rectify(rgb, grid, cells, cfg.detail_px, cfg.oversample)
+    stats = check_quality(region, cells, cfg)
+    return region, cells, cut, stats
+
+
+def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | None = None, *,
+               appearance: Appearance | None = None, art_dir: str | Path | None = None) -> TileReading:
+    """Read the tile and rotation of every occupied lattice cell of a photo.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB, the pixels ``grid.H`` maps.
+    grid : Grid
+        The tile lattice (:func:`scorer.vision.grid.find_grid`).
+    catalog : Catalog
+        The tile types that may lie on the table (with their box counts).
+    cfg : TileConfig, optional
+        Thresholds (default: ``config.toml`` section ``[tiles]``).
+    appearance : Appearance, optional
+        Tile pictures (``load_appearance(name)`` after ``scorer calibrate``);
+        default: procedural art.
+    art_dir : str or Path, optional
+        A folder of real tile art used as the appearance when ``appearance``
+        is not given (development and evaluation only).
+
+    Returns
+    -------
+    TileReading
+        Per occupied cell the tile, rotation, confidence and runners-up; the
+        cells cut by the photo's edge; occupancy probabilities; crops.
+
+    Raises
+    ------
+    PhotoError
+        Tiles too small, photo too dark or too blurry (the message says what to change).
+    TableNotFoundError
+        No whole cell in the photo, or nothing on the lattice looks like a tile.
+    """
+    import time
+
+    from .decode import alternatives_json, decode
+
+    cfg = cfg or default_config()
+    appearance = _appearance(catalog, appearance, art_dir)
+    t0 = time.perf_counter()
+    tpl = build_templates(catalog, cfg, appearance)
+    t1 = time.perf_counter()
+    phase = (0.0, 0.0)
+    region, cells, cut, stats = _prepare(rgb, grid, cfg)
+    t2 = time.perf_counter()
+    match = _match(region, cells, tpl, cfg)
+    if cfg.phase_check:
+        moved, phase = _phase_check(rgb, grid, tpl, cfg, match)
+        if phase != (0.0, 0.0):
+            grid = moved
+            region, cells, cut, stats = _prepare(rgb, grid, cfg)
+            match = _match(region, cells, tpl, cfg)
+    blur = _estimate_blur(region, match, tpl, cfg)
+    stats["blur"] = blur
+    # Both measures must agree: a lattice that misses the tiles also makes the
+    # blurred art fit best, but leaves the photo's own edges sharp.
+    if blur >= cfg.max_blur and stats["sharpness"] < cfg.max_sharpness_blurred:
+        raise PhotoError(
+            f"the photo is too blurry (the tiles' edges are smeared over about {100 * blur:.0f}% of a tile, "
+            f"at most {100 * cfg.max_blur:.0f}% can be read); hold the camera still, let it focus on the "
+            "tiles and take the photo again"
+        )
+    t3 = time.perf_counter()
+    occ = _occupancy(match, cfg)
+    maybe = np.flatnonzero(occ >= cfg.decode_min_occupancy)
+    if not np.any(occ > 0.5):
+        raise TableNotFoundError(
+            f"nothing on the lattice looks like a {', '.join(s.name for s in catalog.sets)} tile "
+            f"(best match {match.score[:, 0].max():.2f}); check the game and expansions chosen, "
+            "or photograph the tiles from closer and more from above"
+        )
+    dec = decode(match, maybe, occ, tpl, catalog, cfg)
+    if cfg.repair:
+        repaired = _repair(region, match, occ, maybe, dec, tpl, catalog, cfg)
+        if len(repaired):
+            maybe = np.flatnonzero(occ >= cfg.decode_min_occupancy)
+            dec = decode(match, maybe, occ, tpl, catalog, cfg)
+    t4 = time.perf_counter()
+    occupancy = {tuple(map(int, c)): float(p) for c, p in zip(match.cells, occ)}
+    readings: dict[Cell, CellReading] = {}
+    for n, k in enumerate(maybe):
+        cell = tuple(map(int, match.cells[k]))
+        occupancy[cell] = float(dec.occupied[n])
+        key = dec.labels[n]
+        if key is None:
+            continue
+        c = dec.choice[n]
+        tid, rot = key
+        readings[cell] = CellReading(
+            cell, tid, catalog[tid], int(rot), float(dec.confidence[n]),
+            alternatives_json(dec.alternatives[n], cfg.alternatives), float(dec.occupied[n]),
+            float(match.score[k, c]), (float(match.shift[k, c, 0]), float(match.shift[k, c, 1])),
+        )
+    board = set(readings)
+    near = {(x + dx, y + dy) for x, y in board for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    cut_report = sorted((c for c in cut if c in near), key=lambda c: (c[1], c[0]))
+    debug = dict(stats)
+    debug.update({"cells_examined": len(cells), "templates": len(tpl.keys),
+                  "phase_shift": list(phase),
+                  "seconds": {"templates": t1 - t0, "rectify": t2 - t1, "match": t3 - t2, "decode": t4 - t3}})
+    log.debug("tiles: %d occupied of %d cells; %s", len(readings), len(cells), debug["seconds"])
+    rect = region.image.copy()
+    rect[~region.valid] = 0
+    return TileReading(readings, cut_report, occupancy, catalog, rect, region.origin, region.px, grid, debug)
+
+
+def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cfg: TileConfig | None = None, *,
+                  appearance: Appearance | None = None, art_dir: str | Path | None = None) -> Catalog:
+    """The catalogue whose tiles explain the photo's cells best.
+
+    Every catalogue's templates are matched against the cells (coarse stage
+    only); a catalogue scores the mean best match over the cells that look
+    most like tiles.  A catalogue with more tile types wins only when it gains
+    at least ``cfg.catalog_margin``: more templates always fit noise a little
+    better, so base Carcassonne is not read as base + every expansion.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+    grid : Grid
+    candidates : sequence of Catalog
+        For instance ``[catalog_for("carcassonne"), catalog_for("goldrush")]``.
+    cfg : TileConfig, optional
+    appearance : Appearance, optional
+        Calibrated tile pictures (tiles it lacks are drawn procedurally).
+    art_dir : str or Path, optional
+        Real tile art (development and evaluation only).
+
+    Returns
+    -------
+    Catalog
+        One of ``candidates``.
+
+    Raises
+    ------
+    ValueError
+        ``candidates`` is empty.
+    """
+    if not candidates:
+        raise ValueError("guess_catalog needs at least one candidate catalogue")
+    cfg = cfg or default_config()
+    if len(candidates) == 1:
+        return candidates[0]
+    region, cells, _, _ = _prepare(rgb, grid, cfg)
+    cpx = cfg.coarse_px
+    coarse = _coarse_image(region, cfg)
+    cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
+    bests = []
+    for n, cat in enumerate(candidates):
+        tpl = build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
+        s, _ = _ncc_all(coarse, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+        bests.append(s.max(axis=1))
+    B = np.stack(bests)  # (C, N)
+    # The cells that look like tiles under any catalogue.
+    top = B.max(axis=0)
+    keep = top >= np.quantile(top, 0.5) if len(top) > 4 else np.ones(len(top), bool)
+    means = B[:, keep].mean(axis=1)
+    sizes = np.array([len(c.tiles) for c in candidates])
+    order = sorted(range(len(candidates)), key=lambda k: sizes[k])
+    best = order[0]
+    for k in order[1:]:
+        if means[k] > means[best] + (cfg.catalog_margin if sizes[k] > sizes[best] else 0.0):
+            best = k
+    log.debug("catalogue guess: means %s -> %d", np.round(means, 3).tolist(), best)
+    return candidates[best]
+
+
+def _appearance(catalog: Catalog, appearance: Appearance | None, art_dir: str | Path | None) -> Appearance | None:
+    if appearance is not None or art_dir is None:
+        return appearance
+    from .appearance import procedural_appearance
+
+    return procedural_appearance(catalog, art_dir=art_dir)
+
+
+def default_config() -> TileConfig:
+    """The ``[tiles]`` section of the packaged ``config.toml``."""
+    from .config import load_config
+
+    return load_config().tiles

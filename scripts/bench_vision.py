@@ -1,0 +1,164 @@
+"""Benchmark the photo pipeline's grid and tile stages on 12-megapixel photos.
+
+Synthesises ``--photos`` phone photos (fresh seeds, whole games of ``--tiles``
+tiles) with :func:`scorer.render.synth.synthesize`, writes them as JPEG files,
+then reads each one in a fresh process (so that its peak memory is its own):
+``load_photo`` (at the pipeline's working size), ``find_grid`` and
+``read_tiles``.  Prints per photo the seconds of each stage, the peak resident
+memory and the tiles read right, then the medians; ``--json`` writes it all.
+
+Usage::
+
+    .venv/bin/python scripts/bench_vision.py --photos 8 --megapixels 12 --tiles 72
+    .venv/bin/python scripts/bench_vision.py --photos 8 --difficulty hard --art-dir ../shared/tile_art/base_c2
+
+The lead extends this script with the figure stage and accuracy figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def synthesise(folder: Path, n: int, seed: int, megapixels: float, tiles: int, difficulty: str,
+               game: str, expansions: list[str], art_dir: str | None) -> list[Path]:
+    import numpy as np
+
+    from scorer.fileio import write_atomic
+    from scorer.generate import generate_game
+    from scorer.render.synth import SynthParams, synthesize
+
+    out = []
+    for k in range(n):
+        rng = np.random.default_rng(seed + k)
+        board = generate_game(game, expansions, n_tiles=tiles, rng=rng)
+        params = SynthParams.random(rng, difficulty, megapixels=megapixels)
+        res = synthesize(board, rng=rng, params=params, art_dir=art_dir)
+        path = folder / f"bench_{seed + k}.jpg"
+        write_atomic(path, res.jpeg)
+        write_atomic(path.with_suffix(".truth.json"), json.dumps(res.truth.to_dict()))
+        out.append(path)
+    return out
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory, MB (``VmHWM``; ``ru_maxrss`` would include
+    the parent's memory from before ``exec`` on Linux)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def worker(photo: str, art_dir: str | None) -> dict:
+    """Read one photo; runs in its own process."""
+    from scorer.board import read_board
+    from scorer.vision.config import load_config
+    from scorer.vision.grid import find_grid
+    from scorer.vision.photo import load_photo
+    from scorer.vision.recognise import read_tiles
+
+    cfg = load_config()
+    truth = read_board(Path(photo).with_suffix(".truth.json"))
+    t0 = time.perf_counter()
+    rgb = load_photo(photo, max_side=cfg.photo.max_side)
+    t1 = time.perf_counter()
+    row: dict = {"photo": Path(photo).name, "size": [int(rgb.shape[1]), int(rgb.shape[0])], "load": t1 - t0}
+    try:
+        grid = find_grid(rgb, cfg.grid)
+        t2 = time.perf_counter()
+        reading = read_tiles(rgb, grid, truth.catalog, cfg.tiles, art_dir=art_dir)
+        t3 = time.perf_counter()
+        row.update(grid=t2 - t1, tiles=t3 - t2, read=len(reading.cells), error=None)
+        row["peak_rss_mb"] = peak_mb()
+        row["right"] = _right(truth, reading)
+    except Exception as exc:  # noqa: BLE001 - a benchmark records every failure and goes on
+        row.update(grid=None, tiles=None, read=0, right=0, error=f"{type(exc).__name__}: {exc}")
+    row["truth"] = len(truth.tiles)
+    row.setdefault("peak_rss_mb", peak_mb())
+    return row
+
+
+def _right(truth, reading) -> int:
+    """Tiles right up to translation (the reading's lattice has its own origin)."""
+    from scorer.board import Board, Placement
+    from scorer.evaluate import compare_boards
+
+    pred = Board(game=truth.game, expansions=list(truth.expansions), catalog=truth.catalog)
+    for c, r in reading.cells.items():
+        pred.tiles[c] = Placement(c[0], c[1], truth.catalog[r.tile_id], r.rot)
+    return compare_boards(truth, pred, score_fn=lambda b, m: {}).tiles_right
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--photos", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=9000, help="first seed (fresh seeds: results the code never saw)")
+    ap.add_argument("--megapixels", type=float, default=12.0)
+    ap.add_argument("--tiles", type=int, default=72)
+    ap.add_argument("--difficulty", choices=["easy", "hard"], default="easy")
+    ap.add_argument("--game", default="carcassonne")
+    ap.add_argument("--expansions", default="", help="comma-separated, e.g. river,goldmines")
+    ap.add_argument("--art-dir", default=None, help="real tile art (development only)")
+    ap.add_argument("--folder", default=None, help="keep the photos here (default: a temporary folder)")
+    ap.add_argument("--json", default=None, help="write the rows and medians here")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.art_dir)))
+        return
+    exps = [e for e in args.expansions.split(",") if e]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(args.folder or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        t = time.perf_counter()
+        photos = synthesise(folder, args.photos, args.seed, args.megapixels, args.tiles, args.difficulty,
+                            args.game, exps, args.art_dir)
+        print(f"synthesised {len(photos)} photos in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        rows = []
+        for p in photos:
+            cmd = [sys.executable, __file__, "--worker", str(p)] + (["--art-dir", args.art_dir] if args.art_dir else [])
+            done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), check=False)
+            if done.returncode != 0:
+                rows.append({"photo": p.name, "error": done.stderr.strip().splitlines()[-1:]})
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            rows.append(row)
+            print(f"{row['photo']}: load {row['load']:.2f} s, grid {row['grid'] or 0:.2f} s, "
+                  f"tiles {row['tiles'] or 0:.2f} s, peak {row['peak_rss_mb']:.0f} MB, "
+                  f"{row['right']}/{row['truth']} tiles right" + (f", {row['error']}" if row.get("error") else ""))
+    ok = [r for r in rows if r.get("tiles") is not None]
+    summary = {}
+    if ok:
+        summary = {
+            "photos": len(rows),
+            "read": len(ok),
+            "median_load_s": statistics.median(r["load"] for r in ok),
+            "median_grid_s": statistics.median(r["grid"] for r in ok),
+            "median_tiles_s": statistics.median(r["tiles"] for r in ok),
+            "median_grid_tiles_s": statistics.median(r["grid"] + r["tiles"] for r in ok),
+            "median_total_s": statistics.median(r["load"] + r["grid"] + r["tiles"] for r in ok),
+            "max_peak_rss_mb": max(r["peak_rss_mb"] for r in ok),
+            "tiles_right": sum(r["right"] for r in rows if "right" in r),
+            "tiles_truth": sum(r["truth"] for r in rows if "truth" in r),
+            "cpus": os.cpu_count(),
+        }
+        print(json.dumps(summary, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows, "summary": summary}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+"""Tile recognition, board decoding, tile appearance and calibration.
+
+Photos are synthesised (seeded) by :mod:`scorer.render.synth`; the lattice is
+built from the synthesiser's exact cell corners so that these tests measure
+tile recognition alone (grid detection has its own tests).  The accuracy
+thresholds are the figures measured on these seeds, with a little slack only
+where JPEG and OpenCV builds may differ.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from scorer.board import Board, Placement
+from scorer.errors import PhotoError, TableNotFoundError
+from scorer.generate import generate_game
+from scorer.render.synth import SynthParams, synthesize
+from scorer.tiles import catalog_for, load_tileset
+from scorer.vision.appearance import (
+    Appearance,
+    AppearanceError,
+    calibrate,
+    load_appearance,
+    save_appearance,
+)
+from scorer.vision.config import ConfigError, VisionConfig, default_toml, load_config
+from scorer.vision.decode import DecodeProblem, decode_problem
+from scorer.vision.grid import Grid
+from scorer.vision.recognise import guess_catalog, read_tiles
+
+ART = Path(__file__).resolve().parents[2] / "shared" / "tile_art"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def truth_grid(res) -> Grid:
+    """The lattice of a synthetic photo from its exact cell corners (lens distortion included)."""
+    h, w = res.image.shape[:2]
+    src, dst = [], []
+    for (x, y), corners in res.cell_corners.items():
+        src += [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]
+        dst += list(corners)
+    c = np.array([w / 2, h / 2])
+    n = 0.5 * np.hypot(w, h)
+    q = (np.array(dst, float) - c) / n
+    r2 = (q * q).sum(axis=1, keepdims=True)
+    u = q * (1 + res.lens.k1 * r2 + res.lens.k2 * r2 * r2)
+    H, _ = cv2.findHomography(u.astype(np.float32), np.array(src, np.float32), 0)
+    return Grid(H, (h, w), k1=res.lens.k1)
+
+
+def photo(game: str, expansions: list[str], n_tiles: int, seed: int, *, megapixels: float = 0.6, **params):
+    rng = np.random.default_rng(seed)
+    board = generate_game(game, expansions, n_tiles=n_tiles, rng=rng)
+    p = SynthParams.random(rng, "easy", megapixels=megapixels)
+    for key, value in params.items():
+        setattr(p, key, value)
+    return synthesize(board, rng=rng, params=p)
+
+
+def right_tiles(res, reading) -> tuple[int, int, int]:
+    """(tiles right, truth tiles, extra tiles) of a reading, lattice = truth cells."""
+    right = extra = 0
+    for cell, p in res.truth.tiles.items():
+        r = reading.cells.get(cell)
+        if r is not None and r.tile_id == p.tile.id:
+            turn = (r.rot - p.rot) % 4
+            right += turn == 0 or turn in p.tile.symmetries()
+    extra = sum(1 for c in reading.cells if c not in res.truth.tiles)
+    return right, len(res.truth.tiles), extra
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def test_config_toml_mirrors_the_stage_defaults():
+    cfg = load_config()
+    defaults = VisionConfig()
+    assert cfg.tiles == defaults.tiles
+    assert cfg.grid == defaults.grid, "scorer/vision/config.toml [grid] differs from GridConfig: regenerate it"
+    assert cfg.photo == defaults.photo
+    assert "[tiles]" in default_toml() and "top_k = 8" in default_toml()
+
+
+def test_config_rejects_unknown_thresholds(tmp_path):
+    path = tmp_path / "v.toml"
+    path.write_text("[tiles]\ntop_k = 5\n")
+    assert load_config(path).tiles.top_k == 5
+    path.write_text("[tiles]\ntopk = 5\n")
+    with pytest.raises(ConfigError, match=r"\[tiles\]: unknown threshold 'topk'"):
+        load_config(path)
+    path.write_text("[tiles]\ntop_k = 'five'\n")
+    with pytest.raises(ConfigError, match="'top_k' must be an integer"):
+        load_config(path)
+
+
+# --------------------------------------------------------------------------- recognition
+
+
+@pytest.mark.parametrize(
+    "game, expansions, seed, at_least",
+    [
+        ("carcassonne", [], 11, 24),
+        ("carcassonne", ["river", "goldmines"], 12, 17),  # river tiles whose drawings are twins
+        ("goldrush", ["sheriff"], 13, 22),
+    ],
+)
+def test_reads_synthetic_photos(game, expansions, seed, at_least):
+    res = photo(game, expansions, 25, seed)
+    reading = read_tiles(res.image, truth_grid(res), res.truth.catalog)
+    right, total, extra = right_tiles(res, reading)
+    assert total == 25
+    assert right >= at_least
+    assert extra == 0
+    for r in reading.cells.values():
+        assert 0.0 <= r.confidence <= 1.0
+        assert len(r.alternatives) <= 3
+        assert all(set(a) == {"tile", "rot", "confidence"} for a in r.alternatives)
+    crop = reading.patch(next(iter(reading.cells)), pad=0.1)
+    assert crop.shape == (76, 76, 3) and crop.dtype == np.uint8
+
+
+def test_cut_cells_are_reported_not_guessed():
+    res = photo("carcassonne", [], 30, 21, k1=0.0, k2=0.0)
+    g = truth_grid(res)
+    h, w = res.image.shape[:2]
+    x0 = w // 2  # keep the right half: the photo's new left edge cuts through the board
+    crop = np.ascontiguousarray(res.image[:, x0:])
+    moved = _pixel_grid(g.H @ np.array([[1, 0, x0], [0, 1, 0], [0, 0, 1.0]]), crop.shape[:2])
+    reading = read_tiles(crop, moved, res.truth.catalog)
+    assert reading.cut, "a board cut by the photo's edge has cells on the edge"
+    assert not set(reading.cut) & set(reading.cells)
+    for cell in reading.cells:  # only whole cells are read
+        assert (res.cell_corners[cell][:, 0] >= x0 - 1).all() if cell in res.cell_corners else True
+    cut_truth = {c for c, k in res.cell_corners.items() if (k[:, 0] < x0).any() and (k[:, 0] > x0).any()}
+    assert cut_truth <= set(reading.cut)
+
+
+def test_guess_catalog_tells_the_games_apart():
+    base = catalog_for("carcassonne", ["river", "goldmines"])
+    gold = catalog_for("goldrush", ["sheriff"])
+    res = photo("goldrush", [], 20, 31)
+    assert guess_catalog(res.image, truth_grid(res), [base, gold]) is gold
+    res = photo("carcassonne", [], 20, 32)
+    assert guess_catalog(res.image, truth_grid(res), [base, gold]) is base
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_too_dark_photo_is_refused():
+    res = photo("carcassonne", [], 12, 41)
+    dark = (res.image.astype(np.float32) * 0.08).astype(np.uint8)
+    with pytest.raises(PhotoError, match="too dark"):
+        read_tiles(dark, truth_grid(res), res.truth.catalog)
+
+
+def test_too_small_tiles_are_refused():
+    res = photo("carcassonne", [], 12, 42)
+    small = cv2.resize(res.image, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    # The same lattice for the shrunk photo (its pixels are 8 of the original's).
+    g = truth_grid(res)
+    with pytest.raises(PhotoError, match="pixels wide"):
+        read_tiles(small, _pixel_grid(g.H @ np.diag([8.0, 8.0, 1.0]), small.shape[:2]), res.truth.catalog)
+
+
+def _pixel_grid(H: np.ndarray, shape: tuple[int, int]) -> Grid:
+    """A distortion-free Grid from a pixel homography."""
+    h, w = shape
+    n = 0.5 * float(np.hypot(w, h))
+    N_inv = np.array([[n, 0, w / 2], [0, n, h / 2], [0, 0, 1]])
+    return Grid(H @ N_inv, shape)
+
+
+def test_too_blurry_photo_is_refused():
+    res = photo("carcassonne", [], 12, 43, megapixels=1.5)
+    blurry = cv2.GaussianBlur(res.image, (0, 0), 14)  # about 10% of a tile
+    with pytest.raises(PhotoError, match="too blurry"):
+        read_tiles(blurry, truth_grid(res), res.truth.catalog)
+
+
+def test_nothing_tile_like_is_refused():
+    rng = np.random.default_rng(0)
+    table = cv2.GaussianBlur(rng.integers(90, 140, (600, 800, 3)).astype(np.uint8), (0, 0), 3)
+    H = np.array([[1 / 80, 0, 0], [0, 1 / 80, 0], [0, 0, 1]])
+    with pytest.raises(TableNotFoundError, match="looks like"):
+        read_tiles(table, _pixel_grid(H, table.shape[:2]), catalog_for("carcassonne"))
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def test_decode_repairs_a_cell_that_does_not_fit_its_neighbours():
+    cat = catalog_for("carcassonne")
+    # North of the centre: a tile whose south side is a road.
+    north = next((k for k in (("V", r) for r in range(4)) if cat["V"].edge_signature(k[1])[2] == "road"))
+    problem = DecodeProblem(
+        [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)],
+        [[("L", 0), ("X", 0)], [("U", 0)], [("U", 0)], [north], [("U", 1)]],
+        [np.array([0.80, 0.76]), np.array([0.9]), np.array([0.9]), np.array([0.9]), np.array([0.9])],
+    )
+    assert cat["L"].edge_signature(0)[0] == "city"  # L's north (city) meets a road: wrong
+    dec = decode_problem(problem, cat)
+    assert dec.labels[0] == ("X", 0)
+    assert dec.mismatches == 0
+    # Without the neighbours the better match wins.
+    alone = decode_problem(DecodeProblem([(0, 0)], [[("L", 0), ("X", 0)]], [np.array([0.80, 0.76])]), cat)
+    assert alone.labels[0] == ("L", 0)
+
+
+def test_decode_respects_the_box_count():
+    cat = catalog_for("carcassonne")
+    assert cat.box_count("C") == 1
+    # Two far-apart cells both look most like C (one city on all four sides).
+    problem = DecodeProblem(
+        [(0, 0), (5, 5)],
+        [[("C", 0), ("R", 0)], [("C", 0), ("Q", 0)]],
+        [np.array([0.90, 0.85]), np.array([0.92, 0.80])],
+    )
+    dec = decode_problem(problem, cat)
+    assert [l[0] for l in dec.labels].count("C") == 1
+    assert dec.labels[1] == ("C", 0)  # the better match keeps it
+    assert dec.labels[0] == ("R", 0)
+    assert dec.over_box == {}
+
+
+def test_decode_merges_rotations_a_symmetric_tile_cannot_tell_apart():
+    cat = catalog_for("carcassonne")
+    assert cat["U"].symmetries() == (2,)
+    problem = DecodeProblem([(0, 0)], [[("U", 0), ("U", 2), ("D", 0)]], [np.array([0.80, 0.80, 0.70])])
+    dec = decode_problem(problem, cat, unary_temperature=0.05)
+    assert dec.labels[0][0] == "U"
+    # exp(0) + exp(0) against exp(-2): the two U rotations share 2 / (2 + e^-2).
+    assert dec.confidence[0] == pytest.approx(2 / (2 + np.exp(-2.0)))
+    assert [a[0] for a in dec.alternatives[0]] == [("D", 0)]
+
+
+def test_decode_drops_a_weak_cell_that_fits_no_neighbour():
+    cat = catalog_for("carcassonne")
+    # A cell that barely looks like C (city all round) beside a field side: empty wins.
+    problem = DecodeProblem(
+        [(0, 0), (1, 0)],
+        [[("B", 0)], [("C", 0)]],
+        [np.array([0.95]), np.array([0.55])],
+        occupancy=[0.999, 0.6],
+    )
+    dec = decode_problem(problem, cat, neighbour_prior=(0, 0, 0, 0, 0))
+    assert dec.labels == [("B", 0), None]
+    assert dec.occupied[1] < 0.5
+
+
+def test_decode_keeps_the_river_in_one_piece():
+    cat = catalog_for("carcassonne", ["river"])
+    # A straight river W-E at (0,0)-(1,0); at (3,0) a lone river tile scores a hair above a field tile.
+    problem = DecodeProblem(
+        [(0, 0), (1, 0), (3, 0)],
+        [[("R1.IFI", 1)], [("R1.IFI", 1)], [("R1.IFI", 0), ("B", 0)]],
+        [np.array([0.9]), np.array([0.9]), np.array([0.81, 0.80])],
+    )
+    assert cat["R1.IFI"].edge_signature(1) == ("field", "river", "field", "river")
+    dec = decode_problem(problem, cat)
+    assert dec.labels[2] == ("B", 0)
+
+
+# --------------------------------------------------------------------------- appearance and calibration
+
+
+def _layout_photo(set_name: str, columns: int, seed: int, *, turns: int = 0, art_dir=None):
+    ts = load_tileset(set_name)
+    board = Board(game=ts.game, expansions=[ts.expansion] if ts.expansion else [])
+    for n, t in enumerate(ts.tiles.values()):
+        board.tiles[(n % columns, n // columns)] = Placement(n % columns, n // columns, board.catalog[t.id], 0)
+    rng = np.random.default_rng(seed)
+    p = SynthParams.random(rng, "easy", megapixels=1.0)
+    p.rotation_deg, p.clutter, p.tilt_deg = 90.0 * turns + 2.0, 0, 5.0
+    return synthesize(board, rng=rng, params=p, art_dir=art_dir), ts
+
+
+def test_calibrate_round_trip(tmp_path):
+    res, ts = _layout_photo("goldmines", 4, 51)
+    cal = calibrate(res.image, truth_grid(res), list(ts.tiles.values()), columns=4, name="mine",
+                    source="layout.jpg", sets=("goldmines",))
+    assert cal.turns == 0
+    assert set(cal.appearance.pictures) == set(ts.tiles)
+    assert min(cal.scores.values()) > 0.6
+    path = save_appearance(cal.appearance, tmp_path / "mine.npz")
+    back = load_appearance(path)
+    assert back.name == "mine" and back.source == "calibrated:layout.jpg" and back.sets == ("goldmines",)
+    for tid, img in cal.appearance.pictures.items():
+        assert np.array_equal(back.pictures[tid], img)
+    # Read a board of the same tiles with the learnt pictures.
+    board = photo("carcassonne", ["goldmines"], 20, 52)
+    reading = read_tiles(board.image, truth_grid(board), board.truth.catalog, appearance=back)
+    right, total, extra = right_tiles(board, reading)
+    assert right >= total - 1 and extra == 0
+
+
+def test_calibrate_finds_a_turned_layout():
+    res, ts = _layout_photo("river1", 5, 53, turns=1)
+    cal = calibrate(res.image, truth_grid(res), list(ts.tiles.values()), columns=5, name="r")
+    assert cal.turns == 1  # the photo shows the layout turned a quarter clockwise
+    # Pictures come back in catalogue orientation: each matches its own tile best.
+    from scorer.render.tileart import tile_image
+
+    for tid, img in cal.appearance.pictures.items():
+        small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
+        refs = {t: cv2.resize(tile_image(ts.tiles[t], 64), (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
+                for t in ts.tiles}
+        err = {t: float(np.abs(small - r).mean()) for t, r in refs.items()}
+        assert min(err, key=err.get) == tid or err[tid] < 1.2 * min(err.values())
+
+
+def test_calibrate_refuses_bad_columns():
+    res, ts = _layout_photo("goldmines", 4, 54)
+    with pytest.raises(AppearanceError, match="--columns"):
+        calibrate(res.image, truth_grid(res), list(ts.tiles.values()), columns=0, name="x")
+
+
+def test_load_appearance_by_name_uses_the_config_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with pytest.raises(AppearanceError, match="scorer calibrate"):
+        load_appearance("nobox")
+    app = Appearance("nobox", {"A": np.zeros((8, 8, 3), np.uint8)})
+    save_appearance(app, tmp_path / "scorer" / "appearance" / "nobox.npz")
+    assert load_appearance("nobox").pictures["A"].shape == (8, 8, 3)
+
+
+def test_calibrate_command(tmp_path, monkeypatch):
+    from scorer.vision.calibrate_cli import calibrate as command
+
+    res, ts = _layout_photo("goldmines", 4, 55)
+    path = tmp_path / "layout.jpg"
+    path.write_bytes(res.jpeg)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    out = CliRunner().invoke(command, [str(path), "--set", "goldmines", "--columns", "4"])
+    assert out.exit_code == 0, out.output
+    assert "learnt 8 tiles of 'goldmines'" in out.output
+    assert (tmp_path / "cfg" / "scorer" / "appearance" / "goldmines.npz").is_file()
+    bad = CliRunner().invoke(command, [str(tmp_path / "missing.jpg"), "--set", "goldmines"])
+    assert bad.exit_code == 2 and "does not exist" in bad.output
+
+
+@pytest.mark.skipif(not (ART / "base_c2").is_dir(), reason="real tile art (../shared/tile_art) is not here")
+def test_reads_real_art_with_calibrated_pictures():
+    res, ts = _layout_photo("base", 6, 56, art_dir=ART / "base_c2")
+    cal = calibrate(res.image, truth_grid(res), list(ts.tiles.values()), columns=6, name="c2")
+    assert cal.origin is not None and cal.turns == 0
+    rng = np.random.default_rng(57)
+    board = generate_game("carcassonne", [], n_tiles=25, rng=rng)
+    shot = synthesize(board, rng=rng, params=SynthParams.random(rng, "easy", megapixels=0.8), art_dir=ART / "base_c2")
+    reading = read_tiles(shot.image, truth_grid(shot), shot.truth.catalog, appearance=cal.appearance)
+    right, total, extra = right_tiles(shot, reading)
+    assert right >= total - 2 and extra == 0
