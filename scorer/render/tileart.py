@@ -527,7 +527,10 @@ def _draw(tile: TileType, size: int, seed: int) -> np.ndarray:
     free_corners = _free_corners(p)
     gold_at = free_corners.pop(0) if tile.gold else None
     star_at = free_corners.pop(0) if tile.sheriff else None
-    for c in (gold_at, star_at):
+    # River II repeats some River I designs: its tiles carry a small set mark (two waves)
+    # so that the two boxes can be told apart, as their printed art can.
+    mark_at = free_corners.pop(0) if tile.meta.get("set") == "river2" and free_corners else None
+    for c in (gold_at, star_at, mark_at):
         if c is not None:
             p.disc(c, 0.11, 255, img=p.barrier)
     _field_symbols(p, feats)
@@ -536,6 +539,12 @@ def _draw(tile: TileType, size: int, seed: int) -> np.ndarray:
     if star_at is not None:
         p.disc(star_at, 0.095, PALETTE["tipi_dark"])  # the Sheriff star on a dark badge
         _star(p, star_at, 0.088)
+    if mark_at is not None:
+        p.disc(mark_at, 0.075, (245, 240, 225))
+        for dy in (-0.025, 0.025):
+            x, y = mark_at
+            wave = np.array([[x - 0.05 + 0.1 * t, y + dy + 0.015 * np.sin(2 * np.pi * 2 * t)] for t in np.linspace(0, 1, 12)])
+            p.outline(wave, PALETTE["river"], 0.012)
     _border(p)
     return p.img
 
@@ -680,11 +689,17 @@ def _jagged(curve: np.ndarray, amp: float) -> np.ndarray:
 
 
 def _spots(mask: np.ndarray, n: int, radius_px: float, keep_edge: float = 0.0) -> list[tuple[float, float]]:
-    """Up to ``n`` well-spaced points (unit coordinates) deep inside ``mask``."""
+    """Up to ``n`` well-spaced points (unit coordinates) deep inside ``mask``.
+
+    Worked out on a fixed 128-pixel copy of the mask, so a tile's symbols sit in
+    the same places whatever size it is drawn at (templates match photos).
+    """
     if n <= 0:
         return []
-    size = mask.shape[0]
-    m = mask.copy()
+    ref = 128
+    radius_px = radius_px * ref / mask.shape[0]
+    m = cv2.resize(mask, (ref, ref), interpolation=cv2.INTER_NEAREST) if mask.shape[0] != ref else mask.copy()
+    size = ref
     if keep_edge > 0:
         e = max(1, int(keep_edge * size))
         m[:e, :] = 0
