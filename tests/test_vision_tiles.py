@@ -108,7 +108,7 @@ def test_config_rejects_unknown_thresholds(tmp_path):
     [
         ("carcassonne", [], 11, 24),
         ("carcassonne", ["river", "goldmines"], 12, 17),  # river tiles whose drawings are twins
-        ("goldrush", ["sheriff"], 13, 22),
+        ("goldrush", ["sheriff"], 13, 21),
     ],
 )
 def test_reads_synthetic_photos(game, expansions, seed, at_least):
