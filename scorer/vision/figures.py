@@ -1,0 +1,1449 @@
+"""Figure detection: every figure and token on the tiles, whose it is and where it stands.
+
+One public entry, :func:`read_figures`; helpers below in pipeline order:
+
+1. **camera** (:func:`camera_from_grid`): the grid's lattice -> photo
+   homography is decomposed into a pinhole camera (focal length from the two
+   constraints a plane of square cells gives, principal point at the photo
+   centre), so heights above the tiles can be projected: a point ``h`` above
+   the table appears on the table's plane pushed away from the camera's nadir
+   by ``h / (H - h)`` of its distance to it (``H`` the camera's height).
+2. **top-down picture**: the board region of the photo (shrunk first, so no
+   tile is aliased) is sampled through the grid's exact lattice -> photo
+   mapping, lens distortion included, at ``px`` pixels a tile.
+3. **expected picture**: every recognised tile's art (turned ``rot``) is
+   registered where the tile really lies (a shift and a small turn per tile,
+   normalised cross-correlation over a wide window, pulled towards the shift
+   of its neighbours so that plain tiles follow them) and composed into the
+   picture the board would give without figures.
+4. **light**: a smooth per-channel gain (photo / expected, by normalised
+   convolution, fitted twice, the second time without the pixels that did not
+   fit) takes out uneven light, vignetting and white balance: colours are then
+   read as under the art's neutral light.
+5. **residual**: per pixel, the distance of the photo from the art in
+   log-RGB after matching brightness within the range shadows and light spots
+   allow (a shadow darkens, it does not change chromaticity), plus a term for
+   pixels much darker than their art (black wood, ore tokens).  Hysteresis,
+   an opening that removes thin seams, and bridges across the gaps between
+   tiles give the blobs.
+6. **candidates**: a blob of touching figures is split between colour groups
+   (:data:`scorer.vision.colour.SEGMENT_CLASSES`) and, for one colour, at the
+   waist between two lobes.
+7. **solids** (:func:`_match_shapes`): for every solid the candidate may be
+   (standing meeple, lying farmer, tent, ore stack, gold bars; the 3-D models
+   of :mod:`scorer.render.figures3d`, made after the real components), the
+   outline it would throw on the table through the camera, at a few yaws and
+   stack heights, is correlated with the map of how much each pixel has the
+   candidate's colour, over small shifts of the foot.  The best outline gives
+   the foot (the base's centre) and the count of a stack; the correlations,
+   size, colour and shading feed four linear decisions (:data:`_DECISIONS`):
+   gold bars or a yellow follower, the Sheriff or a yellow cowboy, a tent or a
+   cowboy, an ore stack or a black figure.
+8. **colours** (:mod:`scorer.vision.colour`): all player figures of the photo
+   are read together, among ``players`` when given.  Rules bound the reading:
+   one Sheriff, one tent per colour (seed 000).
+9. **locations**: the foot is taken into its own tile (through the tile's
+   registration) and to the nearest spot, among the locations of the features
+   the figure may stand on (farmers: fields and prairies; followers and
+   cowboys: any other feature but rivers; tents, the Sheriff and ore: mountain
+   parts), where a spot is the location's anchor
+   (:data:`scorer.render.topdown.LOCATION_ANCHORS`) moved by the figure kind's
+   offset.  Standing or lying is decided by which pose puts the foot nearer to
+   a spot of a feature it may stand on, unless the outlines clearly disagree.
+   Runners-up are kept as ``alternatives``.
+
+Every reading carries a ``confidence``: location, colour and kind
+probabilities multiplied.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from ..errors import ScorerError
+from ..geometry import CENTRE, Cell
+from ..tiles import FIELD_KINDS, TileType
+from .grid import Grid
+
+log = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass
+class FigureConfig:
+    """Thresholds of figure detection (``config.toml`` section ``[figures]``).
+
+    Lengths in tile units are fractions of a lattice step (a tile plus the gap
+    between tiles); sizes of real components in millimetres.
+    """
+
+    px: int = 64  # top-down picture, pixels per tile
+    oversample: float = 1.3  # photo pixels per top-down pixel kept before warping
+    lattice_mm: float = 46.0  # one lattice step (a 45 mm tile and the gap), mm
+    max_shift: float = 0.3  # drift of a tile from the lattice searched (hand, lens), tile units
+    prior_sigma: float = 0.06  # a tile's shift is expected within this of its neighbours', tile units
+    prior_weight: float = 0.08  # correlation lost at one prior_sigma from the neighbours' shift
+    max_turn_deg: float = 5.0  # hand turn of a tile searched, degrees
+    turn_steps: int = 5  # turns tried in that range
+    register_blur: float = 0.02  # Gaussian sigma before registering, tile units
+    gain_sigma: float = 0.35  # smoothness of the light field, tile units
+    residual_blur: float = 0.02  # Gaussian sigma of photo and art before comparing, tile units
+    shadow_min: float = 0.50  # darkest a shadow makes the art (fraction of its brightness)
+    dark_luma: float = 75.0  # light-corrected brightness (0-255) below which a pixel darker than its art is a figure
+    dark_ratio: float = 0.75  # ... when it is at most this fraction of the art's brightness
+    dark_weight: float = 2.0  # weight of that darkness in the residual
+    bright_max: float = 1.25  # brightest the light makes the art (highlights beyond are figures)
+    chroma_eps: float = 12.0  # added to each channel before taking colour log-ratios (0-255 scale)
+    residual_high: float = 0.50  # residual that seeds a blob
+    residual_low: float = 0.28  # residual a blob grows into
+    open_px: float = 0.03  # opening radius removing thin seams, tile units
+    border: float = 0.045  # band along each tile's edge left out of the comparison, tile units
+    bridge_px: float = 0.07  # blobs this close across a seam between tiles are joined, tile units
+    min_area_mm2: float = 40.0  # smallest blob kept, mm^2 on the table
+    min_part_mm2: float = 45.0  # smallest part of a blob split by colour, mm^2
+    lobe_min_mm2: float = 170.0  # blobs at least this large are checked for two touching figures of one colour
+    lobe_gap: float = 0.2  # least distance between the centres of two touching figures, tile units
+    lobe_waist: float = 0.6  # the waist between them is at most this fraction of their half-widths
+    offset_spread: float = 2.0  # figure offsets from the location anchors (topdown.FIGURE_OFFSETS) are this many times larger in a photo
+    location_sigma: float = 0.08  # spread of a foot around its location's spot, tile units
+    min_gold_mm2: float = 20.0  # smallest candidate kept (gold bars, the smallest tokens), mm^2
+    colour_temperature: float = 0.12  # colour distance units per nat
+    pose_weight: float = 0.5  # tile units of location fit one unit of shape correlation is worth (standing vs lying)
+    foot_search: float = 0.05  # the foot is searched this far around its first guess, tile units
+    soft_sigma: float = 0.4  # colour distance at which a pixel is half as likely the figure's colour
+    silhouette_blur: float = 0.02  # Gaussian sigma of the rendered outlines, tile units
+    max_stack: int = 10  # largest ore or gold stack tried
+    min_shape_score: float = 0.42  # least correlation of a figure's outline with its colour map
+    max_spot_distance: float = 0.3  # a tent, the Sheriff or ore lies at most this far from a mountain spot, tile units
+    max_area_mm2: float = 900.0  # larger candidates are a misread tile, not a figure, mm^2 on the table
+    f_default: float = 0.77  # focal length when the grid does not tell it, fraction of the long side
+    f_range: tuple = (0.35, 2.5)  # plausible focal lengths, fractions of the long side
+
+
+@dataclass
+class FigureReading:
+    """The figures and tokens read from one photo.
+
+    Attributes
+    ----------
+    meeples : list of dict
+        ``{"player", "x", "y", "at", "pose", "confidence", "alternatives",
+        "colour_alternatives"}``: followers (base game) and cowboys (Gold Rush);
+        ``pose`` is ``standing`` or ``lying`` (a farmer).
+    tents : list of dict
+        ``{"player", "x", "y", "at", "confidence"}``.
+    sheriff : dict or None
+        ``{"x", "y", "at", "confidence"}``.
+    gold : list of dict
+        ``{"x", "y", "count", "confidence"}``: Goldmines gold bars per tile.
+    ore : list of dict
+        ``{"x", "y", "at", "count", "confidence"}``: ore token stacks.
+    blobs : list of dict
+        Every candidate found, kept or not, with its measurements (review, debug).
+    debug : dict
+        Timings and intermediate pictures (``rectified``, ``expected``, ``residual``).
+    """
+
+    meeples: list[dict[str, Any]] = field(default_factory=list)
+    tents: list[dict[str, Any]] = field(default_factory=list)
+    sheriff: dict[str, Any] | None = None
+    gold: list[dict[str, Any]] = field(default_factory=list)
+    ore: list[dict[str, Any]] = field(default_factory=list)
+    blobs: list[dict[str, Any]] = field(default_factory=list)
+    debug: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- camera
+
+
+@dataclass
+class Camera:
+    """A pinhole camera in lattice units recovered from the grid homography.
+
+    World frame: lattice ``X`` east, ``Y`` south (tile units), ``Z`` down into
+    the table, so a point ``h`` tiles above the tiles has ``Z = -h``.
+
+    Attributes
+    ----------
+    K : (3, 3) float64 ndarray
+        Intrinsics: photo pixels, or the grid's undistorted coordinates
+        (centred, unit = half the photo diagonal) when the grid models the lens.
+    R : (3, 3) float64 ndarray
+        World-to-camera rotation.
+    t : (3,) float64 ndarray
+        Translation, tile units (``x_cam = R X + t``).
+    """
+
+    K: np.ndarray
+    R: np.ndarray
+    t: np.ndarray
+
+    @property
+    def centre(self) -> np.ndarray:
+        """Camera centre in world coordinates (tile units); ``Z < 0`` above the table."""
+        return -self.R.T @ self.t
+
+    @property
+    def nadir(self) -> np.ndarray:
+        """The table point straight under the camera, ``(2,)`` tile units."""
+        return self.centre[:2]
+
+    @property
+    def height(self) -> float:
+        """Height of the camera above the tiles, tile units."""
+        return float(-self.centre[2])
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """World points ``(N, 3)`` (tile units) -> photo pixels ``(N, 2)``."""
+        p = np.asarray(pts, dtype=np.float64).reshape(-1, 3) @ self.R.T + self.t
+        q = p @ self.K.T
+        return q[:, :2] / q[:, 2:3]
+
+    def lifted(self, xy: np.ndarray, h: float) -> np.ndarray:
+        """Where a point ``h`` tiles above table points ``xy`` (N, 2) appears on the table plane.
+
+        A ray from the camera centre through the raised point meets the plane
+        farther from the nadir: ``q = n + (p - n) H / (H - h)``.
+        """
+        xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+        H = max(self.height, 1e-6)
+        k = H / max(H - h, 1e-6)
+        return self.nadir + (xy - self.nadir) * k
+
+
+def camera_from_grid(grid: Grid, cfg: FigureConfig | None = None) -> Camera:
+    """The pinhole camera that explains a grid homography.
+
+    The lattice -> photo homography is ``K [r1 r2 t]`` up to scale.  With the
+    principal point at the photo centre and square pixels, ``r1 . r2 = 0`` and
+    ``|r1| = |r2|`` give two linear equations in ``1 / f^2`` (solved by least
+    squares); a nearly straight-down photo leaves ``f`` undetermined, and
+    ``cfg.f_default`` is used (the figures' heights hardly matter then).
+
+    Parameters
+    ----------
+    grid : Grid
+        ``grid.H`` maps photo pixels to lattice coordinates.
+    cfg : FigureConfig, optional
+
+    Returns
+    -------
+    Camera
+
+    References
+    ----------
+    R. Hartley, A. Zisserman, *Multiple View Geometry in Computer Vision*,
+    2nd ed., Cambridge University Press 2004, §8.8.
+    """
+    cfg = cfg or FigureConfig()
+    h, w = grid.shape
+    Hn = getattr(grid, "Hn", None)
+    if Hn is not None:  # lattice -> undistorted coordinates centred on the photo, unit = half its diagonal
+        long_side = float(max(h, w)) / (0.5 * math.hypot(w, h))
+        M = np.linalg.inv(Hn)
+        cx = cy = 0.0
+    else:
+        long_side = float(max(h, w))
+        M = np.linalg.inv(grid.H)
+        cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    T = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+    Mp = T @ M
+    m1, m2 = Mp[:, 0], Mp[:, 1]
+    A = np.array([m1[0] * m2[0] + m1[1] * m2[1], m1[0] ** 2 + m1[1] ** 2 - m2[0] ** 2 - m2[1] ** 2])
+    b = -np.array([m1[2] * m2[2], m1[2] ** 2 - m2[2] ** 2])
+    f = None
+    denom = float(A @ A)
+    if denom > 0:
+        wv = float(A @ b) / denom
+        if wv > 0:
+            f = 1.0 / math.sqrt(wv)
+    lo, hi = cfg.f_range
+    if f is None or not (lo * long_side <= f <= hi * long_side):
+        f = cfg.f_default * long_side
+    K = np.array([[f, 0.0, cx], [0.0, f, cy], [0.0, 0.0, 1.0]])
+    B = np.linalg.inv(K) @ M
+    lam = 2.0 / (np.linalg.norm(B[:, 0]) + np.linalg.norm(B[:, 1]))
+    B = B * lam
+    if B[2, 2] < 0:  # the lattice origin must lie in front of the camera
+        B = -B
+    r1 = B[:, 0] / np.linalg.norm(B[:, 0])
+    r2 = B[:, 1] - r1 * (r1 @ B[:, 1])
+    r2 /= np.linalg.norm(r2)
+    r3 = np.cross(r1, r2)
+    R = np.column_stack([r1, r2, r3])
+    cam = Camera(K, R, B[:, 2].copy())
+    if cam.centre[2] > 0:  # mirrored solution: the camera must be above the table (Z < 0)
+        R = np.column_stack([r1, r2, -r3])
+        cam = Camera(K, R, B[:, 2].copy())
+    return cam
+
+
+# --------------------------------------------------------------------------- top-down picture
+
+
+@dataclass
+class _Canvas:
+    """The top-down picture: pixel ``(u, v)`` shows lattice point ``lo + ((u, v) + 0.5) / px``."""
+
+    lo: tuple[int, int]
+    cells: tuple[int, int]  # (columns, rows)
+    px: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, columns)`` of the picture, pixels."""
+        return (self.cells[1] * self.px, self.cells[0] * self.px)
+
+    def T(self) -> np.ndarray:
+        """Lattice -> canvas pixels, (3, 3) homogeneous."""
+        p = self.px
+        return np.array([[p, 0.0, -self.lo[0] * p - 0.5], [0.0, p, -self.lo[1] * p - 0.5], [0.0, 0.0, 1.0]])
+
+    def to_lattice(self, uv: np.ndarray) -> np.ndarray:
+        """Canvas pixels ``(N, 2)`` -> lattice points ``(N, 2)``, tile units."""
+        uv = np.asarray(uv, dtype=np.float64).reshape(-1, 2)
+        return np.asarray(self.lo, dtype=np.float64) + (uv + 0.5) / self.px
+
+    def to_canvas(self, xy: np.ndarray) -> np.ndarray:
+        """Lattice points ``(N, 2)`` -> canvas pixels ``(N, 2)``."""
+        xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+        return (xy - np.asarray(self.lo, dtype=np.float64)) * self.px - 0.5
+
+    def origin_px(self, cell: Cell) -> tuple[int, int]:
+        """Canvas pixel of the north-west pixel of ``cell``."""
+        return ((cell[0] - self.lo[0]) * self.px, (cell[1] - self.lo[1]) * self.px)
+
+
+def _make_canvas(placements: Mapping[Cell, Any], px: int, margin: int = 1) -> _Canvas:
+    """The canvas over the placed cells and ``margin`` cells around them."""
+    xs = [c[0] for c in placements]
+    ys = [c[1] for c in placements]
+    lo = (min(xs) - margin, min(ys) - margin)
+    hi = (max(xs) + 1 + margin, max(ys) + 1 + margin)
+    return _Canvas(lo, (hi[0] - lo[0], hi[1] - lo[1]), px)
+
+
+def _rectify(rgb: np.ndarray, grid: Grid, canvas: _Canvas, cfg: FigureConfig) -> np.ndarray:
+    """The board region of the photo as a top-down float32 RGB picture (0-255).
+
+    The photo is first shrunk (area averaging) so that no tile is aliased, then
+    sampled through the grid's exact lattice -> photo mapping (lens distortion
+    included), computed on a coarse grid of points and interpolated.
+    """
+    side = _tile_side_px(grid, canvas)
+    scale = min(1.0, cfg.px * cfg.oversample / max(side, 1e-6))
+    img = rgb
+    sx = sy = 1.0
+    if scale < 0.95:
+        h, w = rgb.shape[:2]
+        img = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        sx = img.shape[1] / w
+        sy = img.shape[0] / h
+    hh, ww = canvas.shape
+    step = 4
+    us = np.arange(0, ww + step, step, dtype=np.float64)
+    vs = np.arange(0, hh + step, step, dtype=np.float64)
+    gu, gv = np.meshgrid(us, vs)
+    lat = canvas.to_lattice(np.column_stack([gu.ravel(), gv.ravel()]))
+    ph = grid.to_photo(lat)
+    mx = ((ph[:, 0] + 0.5) * sx - 0.5).reshape(gu.shape).astype(np.float32)
+    my = ((ph[:, 1] + 0.5) * sy - 0.5).reshape(gu.shape).astype(np.float32)
+    big = (len(us) * step, len(vs) * step)
+    mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[:hh, :ww]
+    my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[:hh, :ww]
+    # cv2.resize aligns pixel centres: coarse sample k sits at fine pixel k*step + (step-1)/2; undo that shift.
+    off = (step - 1) / 2.0
+    M = np.float32([[1, 0, -off], [0, 1, -off]])  # dst(x) = src(x + off)
+    mx = cv2.warpAffine(mx, M, (ww, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    my = cv2.warpAffine(my, M, (ww, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return out.astype(np.float32)
+
+
+def _tile_side_px(grid: Grid, canvas: _Canvas) -> float:
+    """Largest tile side in photo pixels over the canvas region (the finest detail to keep)."""
+    xs = np.arange(canvas.lo[0], canvas.lo[0] + canvas.cells[0] + 1, dtype=np.float64)
+    ys = np.arange(canvas.lo[1], canvas.lo[1] + canvas.cells[1] + 1, dtype=np.float64)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    ph = grid.to_photo(pts).reshape(len(ys), len(xs), 2)
+    h, w = grid.shape
+    inside = (ph[..., 0] >= 0) & (ph[..., 0] < w) & (ph[..., 1] >= 0) & (ph[..., 1] < h)
+    dx = np.linalg.norm(np.diff(ph, axis=1), axis=2)
+    dy = np.linalg.norm(np.diff(ph, axis=0), axis=2)
+    vals = np.concatenate([dx[inside[:, 1:] & inside[:, :-1]], dy[inside[1:, :] & inside[:-1, :]]])
+    if len(vals) == 0:
+        vals = np.concatenate([dx.ravel(), dy.ravel()])
+    return float(np.percentile(vals, 90))
+
+
+# --------------------------------------------------------------------------- expected picture
+
+
+@dataclass
+class _Tile:
+    """A placed tile as found in the top-down picture."""
+
+    cell: Cell
+    tile: TileType
+    rot: int
+    A: np.ndarray  # (2, 3) affine: tile-art pixels -> canvas pixels
+    score: float  # registration correlation (-1..1)
+
+    def art_to_canvas(self, pts: np.ndarray) -> np.ndarray:
+        """Tile-art pixels ``(N, 2)`` (board orientation) -> canvas pixels ``(N, 2)``."""
+        pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        return pts @ self.A[:, :2].T + self.A[:, 2]
+
+    def canvas_to_frac(self, uv: np.ndarray, px: int) -> np.ndarray:
+        """Canvas pixels -> fractions of this tile (board orientation), ``(N, 2)``."""
+        uv = np.asarray(uv, dtype=np.float64).reshape(-1, 2)
+        Ai = cv2.invertAffineTransform(self.A)
+        art = uv @ Ai[:, :2].T + Ai[:, 2]
+        return (art + 0.5) / px
+
+
+def _art(tile: TileType, rot: int, px: int, art_dir, appearance) -> np.ndarray:
+    """The tile's picture turned ``rot``, ``(px, px, 3)`` float32 0-255: calibrated, real or procedural art."""
+    from ..render.tileart import tile_image
+
+    img = None
+    if appearance is not None:
+        img = appearance.picture(tile, px)
+    if img is None:
+        img = tile_image(tile, px, art_dir=art_dir)
+    return np.ascontiguousarray(np.rot90(img, -rot)).astype(np.float32)
+
+
+def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of ``sigma`` pixels (none below 0.3)."""
+    if sigma < 0.3:
+        return img
+    return cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple[TileType, int]],
+              arts: dict[Cell, np.ndarray], cfg: FigureConfig) -> dict[Cell, _Tile]:
+    """Find where each tile's art lies in the top-down picture: a shift and a small turn per tile.
+
+    The lattice of the grid is one homography; the tiles in the photo drift
+    from it (hand placement, lens distortion), by up to a third of a tile in a
+    wide-angle photo.  Every tile's art is matched (normalised
+    cross-correlation) over a wide window at a few small turns; the score is
+    lowered by the squared distance from the shift its neighbours took (their
+    median), so that tiles with little detail (a plain road) follow their
+    neighbours instead of sliding along their own road.
+    """
+    P = canvas.px
+    sig = cfg.register_blur * P
+    g = _blur(rect, sig)
+    b = 1
+    wide = int(math.ceil(cfg.max_shift * P))
+    pad = wide + P
+    gp = cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    cells = list(placements)
+    turns = np.linspace(-cfg.max_turn_deg, cfg.max_turn_deg, cfg.turn_steps) if cfg.turn_steps > 1 else np.zeros(1)
+    ctr = ((P - 1) / 2.0, (P - 1) / 2.0)
+    maps: dict[Cell, list[np.ndarray]] = {}
+    for c in cells:
+        art_b = _blur(arts[c], sig)
+        x0, y0 = canvas.origin_px(c)
+        win = gp[pad + y0 + b - wide: pad + y0 + P - b + wide, pad + x0 + b - wide: pad + x0 + P - b + wide]
+        out = []
+        for ang in turns:
+            if ang == 0:
+                rot_art = art_b
+            else:
+                R = cv2.getRotationMatrix2D(ctr, float(ang), 1.0)
+                rot_art = cv2.warpAffine(art_b, R, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            out.append(cv2.matchTemplate(win, rot_art[b:P - b, b:P - b], cv2.TM_CCOEFF_NORMED))
+        maps[c] = out
+    # First guess: best shift per tile, any turn.
+    first = {}
+    for c in cells:
+        best = max(range(len(turns)), key=lambda k: float(maps[c][k].max()))
+        sc = maps[c][best]
+        _, v, _, loc = cv2.minMaxLoc(sc)
+        first[c] = (np.array([loc[0] - wide, loc[1] - wide], dtype=np.float64), float(v))
+    good = [c for c in cells if first[c][1] > 0.5] or cells
+    allmed = np.median(np.array([first[c][0] for c in good]), axis=0)
+    yy, xx = np.mgrid[-wide:wide + 1, -wide:wide + 1].astype(np.float32)
+    sigma = cfg.prior_sigma * P
+    tiles: dict[Cell, _Tile] = {}
+    for c in cells:
+        near = [first[d][0] for d in good if d != c and abs(d[0] - c[0]) <= 2 and abs(d[1] - c[1]) <= 2]
+        prior = np.median(np.array(near), axis=0) if len(near) >= 2 else allmed
+        pen = cfg.prior_weight * ((xx - prior[0]) ** 2 + (yy - prior[1]) ** 2) / (sigma * sigma)
+        best = (-9.0, (0, 0), 0)
+        for k in range(len(turns)):
+            sc = maps[c][k] - pen
+            _, v, _, loc = cv2.minMaxLoc(sc)
+            if v > best[0]:
+                best = (float(v), loc, k)
+        v, loc, k = best
+        sub = _subpixel(maps[c][k] - pen, loc)
+        shift = np.array([sub[0] - wide, sub[1] - wide])
+        x0, y0 = canvas.origin_px(c)
+        R = cv2.getRotationMatrix2D(ctr, float(turns[k]), 1.0)
+        R[:, 2] += np.array([x0, y0], dtype=np.float64) + shift
+        tile, rot = placements[c]
+        tiles[c] = _Tile(c, tile, rot, R, float(maps[c][k][loc[1], loc[0]]))
+    return tiles
+
+
+def _subpixel(sc: np.ndarray, loc: tuple[int, int]) -> tuple[float, float]:
+    """The peak ``loc`` of a score map refined by a parabola through its neighbours, per axis."""
+    x, y = loc
+    dx = dy = 0.0
+    if 0 < x < sc.shape[1] - 1:
+        l, m, r = sc[y, x - 1], sc[y, x], sc[y, x + 1]
+        d = l - 2 * m + r
+        if d < 0:
+            dx = float(np.clip(0.5 * (l - r) / d, -0.5, 0.5))
+    if 0 < y < sc.shape[0] - 1:
+        t, m, bt = sc[y - 1, x], sc[y, x], sc[y + 1, x]
+        d = t - 2 * m + bt
+        if d < 0:
+            dy = float(np.clip(0.5 * (t - bt) / d, -0.5, 0.5))
+    return x + dx, y + dy
+
+
+def _compose(canvas: _Canvas, tiles: dict[Cell, _Tile], arts: dict[Cell, np.ndarray],
+             border: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The expected picture, its coverage (1 inside a tile, eroded at the border) and a tile-index map."""
+    H, W = canvas.shape
+    P = canvas.px
+    exp = np.zeros((H, W, 3), np.float32)
+    cover = np.zeros((H, W), np.float32)
+    index = np.full((H, W), -1, np.int32)
+    ones = np.ones((P, P), np.float32)
+    e = max(1, int(round(border * P)))
+    inner = np.zeros((P, P), np.float32)
+    inner[e:P - e, e:P - e] = 1.0
+    for k, (c, t) in enumerate(tiles.items()):
+        x0 = int(math.floor(t.A[0, 2])) - 2
+        y0 = int(math.floor(t.A[1, 2])) - 2
+        size = P + 6
+        A = t.A.copy()
+        A[0, 2] -= x0
+        A[1, 2] -= y0
+        wa = cv2.warpAffine(arts[c], A, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        wm = cv2.warpAffine(inner, A, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        xa, ya = max(x0, 0), max(y0, 0)
+        xb, yb = min(x0 + size, W), min(y0 + size, H)
+        if xa >= xb or ya >= yb:
+            continue
+        sl = (slice(ya, yb), slice(xa, xb))
+        ssl = (slice(ya - y0, yb - y0), slice(xa - x0, xb - x0))
+        m = wm[ssl] > 0.99
+        exp[sl][m] = wa[ssl][m]
+        cover[sl][m] = 1.0
+        index[sl][m] = k
+    return exp, cover, index
+
+
+# --------------------------------------------------------------------------- light and residual
+
+
+def _gain(rect: np.ndarray, exp: np.ndarray, weight: np.ndarray, sigma: float) -> np.ndarray:
+    """Smooth per-channel gain photo / expected (normalised convolution), ``(H, W, 3)`` float32."""
+    w = weight.astype(np.float32)
+    wb = cv2.GaussianBlur(w, (0, 0), sigma)
+    num = cv2.GaussianBlur(rect * w[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(exp * w[..., None], (0, 0), sigma)
+    g = num / np.maximum(den, 1e-3)
+    # Where no tile is near, use the board's overall gain.
+    tot = (rect * w[..., None]).reshape(-1, 3).sum(axis=0) / np.maximum((exp * w[..., None]).reshape(-1, 3).sum(axis=0), 1e-3)
+    far = wb < 0.05
+    g[far] = tot
+    mix = np.clip(wb / 0.2, 0.0, 1.0)[..., None]
+    g = g * mix + tot[None, None, :] * (1 - mix)
+    return np.clip(g, 0.05, 20.0).astype(np.float32)
+
+
+def _residual(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Shadow-tolerant colour distance of the light-corrected photo from the expected art.
+
+    The art is first scaled by the brightness ratio clipped to
+    ``[shadow_min, bright_max]`` (a shadow or a brighter spot changes
+    brightness only); the distance is the length of the log-ratio difference
+    of the three channels, each offset by ``chroma_eps``.
+
+    Returns
+    -------
+    residual : (H, W) float32
+    scale : (H, W) float32
+        The brightness ratio photo / art (unclipped).
+    """
+    eps = cfg.chroma_eps
+    yo = norm.mean(axis=2)
+    ye = exp.mean(axis=2)
+    ratio = (yo + 1.0) / (ye + 1.0)
+    s = np.clip(ratio, cfg.shadow_min, cfg.bright_max)
+    d = np.log(norm + eps) - np.log(exp * s[..., None] + eps)
+    r2 = (d * d).sum(axis=2)
+    # Dark pixels where the art is not dark: black wood or ore tokens, not a shadow.
+    dark = np.where(ratio < cfg.dark_ratio, np.maximum(0.0, np.log(cfg.dark_luma / (yo + 1.0))), 0.0)
+    r2 += (cfg.dark_weight * dark) ** 2
+    return np.sqrt(r2).astype(np.float32), ratio.astype(np.float32)
+
+
+# --------------------------------------------------------------------------- blobs
+
+
+@dataclass
+class _Blob:
+    """A connected region of high residual: one figure or token (or a few touching)."""
+
+    label: int
+    uv: np.ndarray  # (N, 2) canvas pixels (u, v)
+    xy: np.ndarray  # (N, 2) lattice points
+    res: np.ndarray  # (N,) residual
+    rgb: np.ndarray  # (N, 3) light-corrected colour, 0-255
+    ratio: np.ndarray  # (N,) brightness photo / art
+    info: dict = field(default_factory=dict)
+
+
+def _find_blobs(res: np.ndarray, cover: np.ndarray, band: np.ndarray, cfg: FigureConfig, P: int) -> tuple[np.ndarray, int]:
+    """Label the blobs of high residual (hysteresis, thin seams opened away, seams between tiles bridged).
+
+    ``band`` marks the seams between tiles (no art to compare with there):
+    blobs on both sides of a seam are joined through it, and the seam pixels
+    themselves stay out of the blob (label 0).
+    """
+    lo = ((res > cfg.residual_low) & (cover > 0.5)).astype(np.uint8)
+    hi = (res > cfg.residual_high).astype(np.uint8)
+    r = max(1, int(round(cfg.open_px * P)))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    lo = cv2.morphologyEx(lo, cv2.MORPH_OPEN, k)
+    rb = max(1, int(round(cfg.bridge_px * P)))
+    bridge = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rb + 1, 2 * rb + 1))) & band
+    n, lab = cv2.connectedComponents(lo | bridge, connectivity=8)
+    lab[lo == 0] = 0
+    if n <= 1:
+        return lab, 0
+    seeded = np.zeros(n, bool)
+    seeded[np.unique(lab[(hi > 0) & (lo > 0)])] = True
+    seeded[0] = False
+    keep = np.zeros(n, np.int32)
+    keep[seeded] = np.arange(1, seeded.sum() + 1)
+    return keep[lab], int(seeded.sum())
+
+
+def _measure(b: _Blob, cam: Camera, cfg: FigureConfig) -> dict[str, Any]:
+    """Size, shape, height and colour cues of a blob (millimetres on the table).
+
+    ``u`` is the unit direction on the table from the camera's nadir through
+    the blob: parts above the table are thrown outwards along it, so the
+    blob's near edge (``near``, tile units from the nadir) is its foot's edge.
+    """
+    mm = cfg.lattice_mm
+    xy = b.xy
+    c = xy.mean(axis=0)
+    n = cam.nadir
+    d = c - n
+    dist = float(np.linalg.norm(d))
+    u = d / dist if dist > 1e-6 else np.array([0.0, 1.0])
+    v = np.array([-u[1], u[0]])
+    s = (xy - n) @ u
+    a = (xy - n) @ v
+    s0, s1 = np.percentile(s, [2, 98])
+    a0, a1 = np.percentile(a, [2, 98])
+    H = max(cam.height, 1e-6)
+    near = float(s0)
+
+    def smear(h_mm: float) -> float:
+        h = h_mm / mm
+        return max(near, 0.0) * h / max(H - h, 1e-6) * mm
+
+    cov = np.cov(xy.T) if len(xy) > 2 else np.eye(2) * 1e-6
+    ev = np.sort(np.linalg.eigvalsh(cov))
+    # Width profile along the radial direction: a tent or an ore stack is as wide
+    # everywhere, a meeple is not (head, arms, legs).
+    nb = 5
+    edges = np.linspace(s0, s1, nb + 1)
+    widths = []
+    for i in range(nb):
+        sel = (s >= edges[i]) & (s <= edges[i + 1])
+        widths.append(float(np.ptp(a[sel])) if sel.sum() >= 2 else 0.0)
+    widths = np.array(widths)
+    wvar = float(widths.std() / max(widths.mean(), 1e-6))
+    fill = len(xy) * (1.0 / cfg.px) ** 2 / max((s1 - s0) * (a1 - a0), 1e-6)
+    core = b.res > cfg.residual_high
+    rgb = b.rgb[core] if core.sum() >= 5 else b.rgb
+    med = np.median(rgb, axis=0)
+    luma = rgb.mean(axis=1)
+    return {
+        "n": len(xy),
+        "area": len(xy) * (mm / cfg.px) ** 2,
+        "radial": float(s1 - s0) * mm,
+        "across": float(a1 - a0) * mm,
+        "smear16": smear(16.0),
+        "smear8": smear(8.0),
+        "elong": float(math.sqrt(max(ev[1], 1e-12) / max(ev[0], 1e-12))),
+        "near": near,
+        "dist": dist,
+        "u": u,
+        "a_mid": float(np.median(a)),
+        "rgb": med,
+        "dark": float((luma < 60).mean()),
+        "bright": float((luma > 200).mean()),
+        "peak": float(b.res.max()),
+        "wvar": wvar,
+        "fill": float(fill),
+        "lum_cv": float(luma.std() / max(luma.mean(), 1e-6)),
+    }
+
+
+def _shape(b: _Blob) -> dict[str, float]:
+    """Shape of a blob's pixel set (canvas pixels).
+
+    ``convexity`` = pixels / pixels of the filled convex hull; ``rectangularity``
+    = pixels / area of the smallest rotated rectangle around them;
+    ``circularity`` = pixels / area of the smallest circle around them.
+    """
+    uv = b.uv.astype(np.int32)
+    lo = uv.min(axis=0) - 1
+    hi = uv.max(axis=0) + 2
+    m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+    m[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    area = float(len(uv))
+    pts = (uv - lo).astype(np.int32)
+    hull = cv2.convexHull(pts)
+    hm = np.zeros_like(m)
+    cv2.fillConvexPoly(hm, hull, 1)
+    ha = max(float(hm.sum()), 1.0)
+    (w, h) = cv2.minAreaRect(pts.astype(np.float32))[1]
+    ra = (w + 1.0) * (h + 1.0)
+    r = cv2.minEnclosingCircle(pts.astype(np.float32))[1] + 0.5
+    return {"convexity": float(min(1.0, area / ha)), "rectangularity": float(min(1.0, area / max(ra, 1.0))),
+            "circularity": float(min(1.0, area / (math.pi * r * r)))}
+
+
+#: Colour classes a single figure's pixels may spread over (index into SEGMENT_CLASSES -> group id).
+_GROUP = {"gold": 100, "gold_light": 100, "yellow": 100, "black": 101, "grey": 101}
+
+
+def _split(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
+    """Split a blob of touching figures of different colours into one part per colour region.
+
+    Every pixel takes its nearest colour class
+    (:data:`scorer.vision.colour.SEGMENT_CLASSES`), the class map is smoothed,
+    and each connected region of one class is a part; regions smaller than
+    ``cfg.min_part_mm2`` go to the part they touch most.
+    """
+    from . import colour
+
+    if len(b.uv) < 8:
+        return [b]
+    labels = colour.segment_labels(b.rgb)
+    # Shading moves a colour within its group (a yellow figure's lit side looks
+    # golden, a black figure's highlight grey): split only between groups.
+    labels = np.array([_GROUP.get(colour.SEGMENT_CLASSES[k], k) for k in labels])
+    classes = np.unique(labels)
+    if len(classes) == 1:
+        return [b]
+    uv = b.uv.astype(np.int32)
+    lo = uv.min(axis=0)
+    hi = uv.max(axis=0)
+    shape = (hi[1] - lo[1] + 1, hi[0] - lo[0] + 1)
+    inside = np.zeros(shape, np.uint8)
+    inside[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    # Smooth the class map: each pixel takes the class most present around it.
+    sig = max(0.8, 0.015 * cfg.px)
+    votes = np.zeros((len(classes),) + shape, np.float32)
+    for k, c in enumerate(classes):
+        m = np.zeros(shape, np.float32)
+        sel = labels == c
+        m[uv[sel, 1] - lo[1], uv[sel, 0] - lo[0]] = 1.0
+        votes[k] = cv2.GaussianBlur(m, (0, 0), sig)
+    best = np.argmax(votes, axis=0)
+    pix_area = (cfg.lattice_mm / cfg.px) ** 2
+    min_px = cfg.min_part_mm2 / pix_area
+    parts: list[np.ndarray] = []  # masks
+    for k in range(len(classes)):
+        m = ((best == k) & (inside > 0)).astype(np.uint8)
+        n, lab = cv2.connectedComponents(m, connectivity=8)
+        for j in range(1, n):
+            parts.append(lab == j)
+    if len(parts) <= 1:
+        return [b]
+    sizes = np.array([p.sum() for p in parts])
+    big = [i for i in range(len(parts)) if sizes[i] >= min_px]
+    if len(big) <= 1:
+        return [b]
+    owner = np.full(shape, -1, np.int32)
+    for i in big:
+        owner[parts[i]] = i
+    # Small regions join the big part that surrounds them most.
+    small = [i for i in range(len(parts)) if i not in big]
+    k3 = np.ones((3, 3), np.uint8)
+    for i in sorted(small, key=lambda i: -sizes[i]):
+        ring = cv2.dilate(parts[i].astype(np.uint8), k3) > 0
+        touch = owner[ring & ~parts[i]]
+        touch = touch[touch >= 0]
+        if len(touch):
+            owner[parts[i]] = int(np.bincount(touch).argmax())
+    # Pixels still without an owner (isolated small bits) go to the nearest big part.
+    if (owner[inside > 0] < 0).any():
+        dist = np.full(shape, np.inf)
+        nearest = np.full(shape, -1, np.int32)
+        for i in big:
+            d = cv2.distanceTransform((owner != i).astype(np.uint8), cv2.DIST_L2, 3)
+            closer = d < dist
+            dist[closer] = d[closer]
+            nearest[closer] = i
+        fill = (owner < 0) & (inside > 0)
+        owner[fill] = nearest[fill]
+    pix_owner = owner[uv[:, 1] - lo[1], uv[:, 0] - lo[0]]
+    out = []
+    for i in big:
+        sel = pix_owner == i
+        if sel.sum() < 3:
+            continue
+        out.append(_Blob(b.label, b.uv[sel], b.xy[sel], b.res[sel], b.rgb[sel], b.ratio[sel]))
+    return out or [b]
+
+
+def _split_lobes(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
+    """Split a large blob made of two touching figures of one colour at its waist.
+
+    The distance transform of the blob has one peak per roughly convex lobe;
+    two peaks far enough apart, with a waist between them much narrower than
+    both, are two figures (a tent beside a cowboy of its colour, a black
+    figure beside an ore stack).  Pixels go to the nearer peak.
+    """
+    P = cfg.px
+    pix_mm2 = (cfg.lattice_mm / P) ** 2
+    if len(b.uv) * pix_mm2 < cfg.lobe_min_mm2:
+        return [b]
+    uv = b.uv.astype(np.int32)
+    lo = uv.min(axis=0) - 1
+    hi = uv.max(axis=0) + 2
+    m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+    m[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+    r = max(2, int(round(cfg.lobe_gap * P / 2)))
+    peaks = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))) & (dt >= 0.05 * P)
+    ys, xs = np.nonzero(peaks)
+    if len(xs) < 2:
+        return [b]
+    order = np.argsort(-dt[ys, xs])
+    pts: list[tuple[int, int]] = []
+    for k in order:
+        p = (int(xs[k]), int(ys[k]))
+        if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= cfg.lobe_gap * P for q in pts):
+            pts.append(p)
+        if len(pts) == 2:
+            break
+    if len(pts) < 2:
+        return [b]
+    (x1, y1), (x2, y2) = pts
+    t = np.linspace(0.0, 1.0, 25)
+    line = dt[np.round(y1 + (y2 - y1) * t).astype(int), np.round(x1 + (x2 - x1) * t).astype(int)]
+    if line.min() > cfg.lobe_waist * min(dt[y1, x1], dt[y2, x2]):
+        return [b]
+    loc = (uv - lo).astype(np.float64)
+    d1 = np.hypot(loc[:, 0] - x1, loc[:, 1] - y1) / max(dt[y1, x1], 1.0)
+    d2 = np.hypot(loc[:, 0] - x2, loc[:, 1] - y2) / max(dt[y2, x2], 1.0)
+    out = []
+    for sel in (d1 <= d2, d1 > d2):
+        if sel.sum() * pix_mm2 >= cfg.min_part_mm2:
+            out.append(_Blob(b.label, b.uv[sel], b.xy[sel], b.res[sel], b.rgb[sel], b.ratio[sel]))
+    return out if len(out) == 2 else [b]
+
+
+# --------------------------------------------------------------------------- locations
+
+
+#: Empirical distance (mm) from a blob's near edge to the figure's foot, per kind:
+#: half the depth of the base, less what the blur and threshold take off the edge
+#: (measured on synthetic photos).
+_FOOT_INSET_MM = {"meeple": 4.5, "farmer": 5.2, "tent": 6.1, "ore": 4.5, "gold": 3.6, "sheriff": 4.1}
+
+#: Feature kinds each figure kind may stand on (``rules.md`` sections 5-7).
+_STANDS_ON = {
+    "meeple": ("city", "road", "cloister", "mountain", "rail", "town", "cemetery"),
+    "farmer": FIELD_KINDS,
+    "tent": ("mountain",),
+    "sheriff": ("mountain",),
+    "ore": ("mountain",),
+}
+
+
+def _feature_locations(tile: TileType, rot: int, kinds: Sequence[str]) -> list[tuple[int, str]]:
+    """``(feature index, location)`` for every location of a feature of ``kinds`` on the turned tile."""
+    o = tile.turned(rot)
+    out = []
+    for i, f in enumerate(o.features):
+        if f.kind not in kinds:
+            continue
+        if f.edges:
+            out.extend((i, e) for e in f.edges)
+        else:
+            out.append((i, CENTRE))
+    return out
+
+
+def _spot(at: str, kind: str, spread: float) -> np.ndarray:
+    """Where a figure of ``kind`` on location ``at`` usually stands, as fractions of the tile."""
+    from ..render.topdown import FIGURE_OFFSETS, LOCATION_ANCHORS
+
+    ax, ay = LOCATION_ANCHORS[at]
+    ox, oy = FIGURE_OFFSETS.get({"farmer": "meeple"}.get(kind, kind), (0.0, 0.0))
+    return np.clip(np.array([ax + spread * ox, ay + spread * oy]), 0.12, 0.88)
+
+
+def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureConfig
+            ) -> tuple[str, float, list[dict[str, Any]], float] | None:
+    """The location of a figure whose foot is at ``frac`` (fractions of its tile).
+
+    Returns
+    -------
+    (at, confidence, alternatives, distance) or None
+        ``None`` when the tile has no feature the figure may stand on.
+        ``alternatives`` are other features' best locations with their
+        probabilities; ``distance`` (tile units) from the foot to the chosen spot.
+    """
+    locs = _feature_locations(tile, rot, _STANDS_ON[kind])
+    if not locs:
+        return None
+    best: dict[int, tuple[float, str]] = {}
+    for idx, at in locs:
+        d = float(np.linalg.norm(_spot(at, kind, cfg.offset_spread) - frac))
+        if idx not in best or d < best[idx][0]:
+            best[idx] = (d, at)
+    items = sorted(best.values())
+    d = np.array([t[0] for t in items])
+    z = -(d * d) / (2 * cfg.location_sigma ** 2)
+    z -= z.max()
+    p = np.exp(z)
+    p /= p.sum()
+    alts = [{"at": items[k][1], "confidence": round(float(p[k]), 3)} for k in range(1, len(items)) if p[k] >= 0.01]
+    return items[0][1], float(p[0]), alts, float(d[0])
+
+
+def _tile_at(foot_uv: np.ndarray, tiles: dict[Cell, _Tile], canvas: _Canvas) -> tuple[_Tile, np.ndarray] | None:
+    """The registered tile under a canvas point, and the point as fractions of it.
+
+    A point in the seam between tiles goes to the tile it is nearest to.
+    """
+    lat = canvas.to_lattice(foot_uv)[0]
+    cx, cy = int(math.floor(lat[0])), int(math.floor(lat[1]))
+    best = None
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            t = tiles.get((cx + dx, cy + dy))
+            if t is None:
+                continue
+            f = t.canvas_to_frac(foot_uv, canvas.px)[0]
+            out = float(np.max(np.maximum(np.maximum(-f, f - 1.0), 0.0)))
+            if best is None or out < best[0]:
+                best = (out, t, f)
+    if best is None or best[0] > 0.08:
+        return None
+    return best[1], np.clip(best[2], 0.0, 1.0)
+
+
+# --------------------------------------------------------------------------- public entry
+
+
+def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[TileType, int]],
+                 cfg: FigureConfig | None = None, *, players: Sequence[str] | None = None,
+                 game: str = "carcassonne", art_dir: Any = None, appearance: Any = None) -> FigureReading:
+    """Find every figure and token on the tiles of a photo.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB, the pixels ``grid`` maps.
+    grid : Grid
+        The tile lattice (:func:`scorer.vision.grid.find_grid`).
+    placements : dict (x, y) -> (TileType, int)
+        The tile and rotation read on each lattice cell
+        (:func:`scorer.vision.recognise.read_tiles`).
+    cfg : FigureConfig, optional
+        Thresholds (default: ``config.toml`` section ``[figures]``).
+    players : list of str, optional
+        The player colours (``board-format.md``, ``players``): figure colours
+        are read among these only.
+    game : {"carcassonne", "goldrush"}
+        Which figures can be on the table: followers and Goldmines gold bars
+        (``carcassonne``), or cowboys, tents, the Sheriff and ore tokens
+        (``goldrush``).
+    art_dir : path, optional
+        Real tile art to compare the photo with (development and evaluation).
+    appearance : Appearance, optional
+        Calibrated tile pictures (:mod:`scorer.vision.appearance`).
+
+    Returns
+    -------
+    FigureReading
+        Meeples (with ``pose``), tents, the Sheriff, gold bars and ore stacks,
+        each with its cell, location and confidences.
+
+    Raises
+    ------
+    ScorerError
+        ``rgb`` is not an RGB image, ``game`` is unknown, a colour in
+        ``players`` is unknown.
+    """
+    from . import colour
+
+    cfg = cfg or FigureConfig()
+    if not isinstance(rgb, np.ndarray) or rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ScorerError("read_figures: the photo must be an (H, W, 3) RGB array")
+    if game not in ("carcassonne", "goldrush"):
+        raise ScorerError(f"read_figures: unknown game {game!r}; expected carcassonne or goldrush")
+    allowed = colour.allowed_colours(players, game)
+    out = FigureReading()
+    if not placements:
+        return out
+    t0 = time.perf_counter()
+    cam = camera_from_grid(grid, cfg)
+    P = cfg.px
+    placements = {tuple(map(int, c)): (t, int(r) % 4) for c, (t, r) in placements.items()}
+    canvas = _make_canvas(placements, P)
+    rect = _rectify(rgb, grid, canvas, cfg)
+    arts = {c: _art(t, r, P, art_dir, appearance) for c, (t, r) in placements.items()}
+    t1 = time.perf_counter()
+    tiles = _register(rect, canvas, placements, arts, cfg)
+    exp, cover, _ = _compose(canvas, tiles, arts, cfg.border)
+    t2 = time.perf_counter()
+    sig = cfg.residual_blur * P
+    exp_b = _blur(exp, sig)
+    # Light: fit on the whole board, then again without the pixels that do not fit (figures).
+    gain = _gain(rect, exp, cover, cfg.gain_sigma * P)
+    res, _ = _residual(_blur(rect / gain, sig), exp_b, cfg)
+    keep = (cover > 0.5) & (cv2.dilate((res > cfg.residual_low).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0)
+    gain = _gain(rect, exp, keep.astype(np.float32), cfg.gain_sigma * P)
+    norm = rect / gain
+    res, ratio = _residual(_blur(norm, sig), exp_b, cfg)
+    res *= cover
+    e = int(round(cfg.border * P)) + 3
+    band = (cv2.morphologyEx((cover > 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
+            & (cover == 0).astype(np.uint8))
+    lab, n = _find_blobs(res, cover, band, cfg, P)
+    t3 = time.perf_counter()
+    blobs = _collect(lab, n, canvas, norm, res, ratio)
+    cands = []
+    pix_mm2 = (cfg.lattice_mm / P) ** 2
+    for b in blobs:
+        for part in (q for p in _split(b, cfg) for q in _split_lobes(p, cfg)):
+            if not cfg.min_gold_mm2 <= len(part.uv) * pix_mm2 <= cfg.max_area_mm2:
+                continue
+            part.info = _measure(part, cam, cfg)
+            part.info.update(_shape(part))
+            cands.append(part)
+    # Which candidate owns each pixel: a candidate's outline is matched only
+    # against its own pixels and free ones, not its neighbours'.
+    owner = np.zeros(lab.shape, np.int32)
+    for k, part in enumerate(cands):
+        part.info["_id"] = k + 1
+        owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
+    _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out)
+    t4 = time.perf_counter()
+    out.debug = {
+        "seconds": {"rectify": t1 - t0, "register": t2 - t1, "residual": t3 - t2, "classify": t4 - t3},
+        "camera": {"f": float(cam.K[0, 0]), "height": cam.height, "nadir": cam.nadir.tolist()},
+        "blobs": n,
+        "candidates": [b.info for b in cands],
+        "canvas": canvas,
+        "tiles": tiles,
+    }
+    log.debug("figures: %d meeples, %d tents, sheriff %s, %d gold stacks, %d ore stacks from %d blobs in %.2f s",
+              len(out.meeples), len(out.tents), out.sheriff is not None, len(out.gold), len(out.ore), n, t4 - t0)
+    return out
+
+
+def _collect(lab: np.ndarray, n: int, canvas: _Canvas, norm: np.ndarray, res: np.ndarray,
+             ratio: np.ndarray) -> list[_Blob]:
+    """The pixels of every labelled blob."""
+    if n == 0:
+        return []
+    W = lab.shape[1]
+    flat = lab.ravel()
+    idx = np.flatnonzero(flat)
+    labs = flat[idx]
+    order = np.argsort(labs, kind="stable")
+    idx, labs = idx[order], labs[order]
+    bounds = np.searchsorted(labs, np.arange(1, n + 2))
+    nf = norm.reshape(-1, 3)
+    rf = res.ravel()
+    qf = ratio.ravel()
+    out = []
+    for k in range(n):
+        ii = idx[bounds[k]:bounds[k + 1]]
+        if len(ii) == 0:
+            continue
+        uv = np.column_stack([ii % W, ii // W]).astype(np.float64)
+        out.append(_Blob(k + 1, uv, canvas.to_lattice(uv), rf[ii], nf[ii], qf[ii]))
+    return out
+
+
+def _foot(info: dict[str, Any], cam: Camera, kind: str, cfg: FigureConfig) -> np.ndarray:
+    """First guess of a figure's foot (lattice point): its near edge pushed in by the kind's inset, at its middle across."""
+    u = info["u"]
+    v = np.array([-u[1], u[0]])
+    return cam.nadir + u * (info["near"] + _FOOT_INSET_MM[kind] / cfg.lattice_mm) + v * info["a_mid"]
+
+
+#: Colour classes whose look-alikes are common in tile art (see :func:`_match_shapes`).
+_NEUTRAL = ("gold", "grey", "black")
+
+#: Colour prototypes (:data:`scorer.vision.colour.PROTOTYPES`) a figure of each colour class may show.
+_SOFT = {"gold": ("gold", "gold_light", "yellow"), "yellow": ("yellow", "gold"), "black": ("black", "ore")}
+
+
+def _soft_map(norm: np.ndarray, cls: str, sigma: float) -> np.ndarray:
+    """How much each pixel looks like colour class ``cls`` (0-1), from the light-corrected picture."""
+    from . import colour
+
+    names = _SOFT.get(cls, (cls,))
+    d = colour.distances(norm.reshape(-1, 3), names).min(axis=1).reshape(norm.shape[:2])
+    return np.exp(-(d * d) / (2 * sigma * sigma)).astype(np.float32)
+
+
+def _shapes_for(cls: str, game: str) -> list[str]:
+    """Solids a candidate of colour class ``cls`` may be (``_model`` kinds)."""
+    if game == "goldrush":
+        if cls == "black":
+            return ["meeple", "farmer", "tent", "ore"]
+        return ["meeple", "farmer", "tent"]
+    if cls in ("gold", "yellow"):
+        return ["meeple", "farmer", "gold"]
+    return ["meeple", "farmer"]
+
+
+def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam: Camera, canvas: _Canvas,
+                  cfg: FigureConfig, game: str) -> dict[str, dict[str, Any]]:
+    """Best match of every possible solid with the candidate's colour map.
+
+    For each solid (and count, for stacks) and each yaw, the solid's outline
+    on the table (:func:`_render`, through the camera) is blurred and
+    correlated (normalised cross-correlation) with the map of how much each
+    pixel has the candidate's colour, over small shifts of the foot.
+
+    Returns
+    -------
+    dict kind -> {"score", "foot", "yaw", "count"}
+    """
+    info = cand.info
+    P = canvas.px
+    mm = cfg.lattice_mm
+    H, W = norm.shape[:2]
+    m = max(2, int(round(cfg.foot_search * P)))
+    out: dict[str, dict[str, Any]] = {}
+    for kind in _shapes_for(info["class"], game):
+        foot0 = _foot(info, cam, {"meeple": "meeple", "farmer": "farmer"}.get(kind, kind), cfg)
+        f_uv = canvas.to_canvas(foot0[None])[0]
+        # Window: the blob and the largest solid around the foot, plus the search margin.
+        lo = np.minimum(cand.uv.min(axis=0), f_uv - 0.35 * P) - m - 2
+        hi = np.maximum(cand.uv.max(axis=0), f_uv + 0.35 * P) + m + 3
+        lo = np.floor(lo).astype(int)
+        hi = np.ceil(hi).astype(int)
+        x0, y0 = max(lo[0], 0), max(lo[1], 0)
+        x1, y1 = min(hi[0], W), min(hi[1], H)
+        if x1 - x0 < 2 * m + 4 or y1 - y0 < 2 * m + 4:
+            continue
+        key = (info["class"], x0, y0, x1, y1)
+        soft = info.setdefault("_soft", {}).get(key)
+        if soft is None:
+            soft = _soft_map(norm[y0:y1, x0:x1], info["class"], cfg.soft_sigma)
+            if info["class"] in _NEUTRAL:
+                # These colours' shading range takes in art (prairie and city take
+                # gold, roads, walls and mountains grey and black): keep only what
+                # the art does not explain.
+                soft *= np.clip(res[y0:y1, x0:x1] / cfg.residual_high, 0.0, 1.0)
+            own = owner[y0:y1, x0:x1]
+            soft[(own != 0) & (own != info["_id"])] = 0.0
+            info["_soft"][key] = soft
+        origin = np.array([x0, y0], dtype=np.float64)
+        shape = soft.shape
+        counts = range(1, cfg.max_stack + 1) if kind in ("ore", "gold") else (1,)
+        best = None
+        for count in counts:
+            for k in range(_YAWS[kind]):
+                sil = _render(kind, count, k, foot0, cam, canvas, origin, shape, mm).astype(np.float32)
+                if sil.sum() < 4:
+                    continue
+                sil = cv2.GaussianBlur(sil, (0, 0), cfg.silhouette_blur * P)
+                tpl = sil[m:shape[0] - m, m:shape[1] - m]
+                if tpl.std() < 1e-6:
+                    continue
+                sc = cv2.matchTemplate(soft, tpl, cv2.TM_CCOEFF_NORMED)
+                _, v, _, loc = cv2.minMaxLoc(sc)
+                if best is None or v > best["score"]:
+                    shift = np.array([loc[0] - m, loc[1] - m], dtype=np.float64)
+                    best = {"score": float(v), "foot": foot0 + shift / P, "yaw": k, "count": count}
+        if best is not None:
+            out[kind] = best
+    return out
+
+
+def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, np.ndarray]:
+    """Inputs of the linear decisions (:data:`_DECISIONS`), per decision."""
+    from . import colour
+
+    rgb = np.asarray(info["rgb"], dtype=np.float64)
+    ss = float(colour.sheriff_score(rgb[None])[0])
+    info["sheriff"] = ss
+    body = max(sh.get("meeple", 0.0), sh.get("farmer", 0.0))
+    best = max(sh.values()) if sh else 0.0
+    common = [info["area"] / 100, info["radial"] / 10, info["across"] / 10]
+    return {
+        "gold": np.array([ss, info["area"] / 100, sh.get("gold", 0.0) - body, info["lum_cv"], info["radial"] / 10,
+                          info["across"] / 10, best]),
+        "sheriff": np.array([ss, info["area"] / 100, -body, info["lum_cv"], info["radial"] / 10,
+                             info["across"] / 10, best]),
+        "tent": np.array([sh.get("tent", 0.0) - sh.get("meeple", 0.0), sh.get("tent", 0.0) - sh.get("farmer", 0.0),
+                          *common, info["lum_cv"], info["dark"], info["smear16"] / 10]),
+        "ore": np.array([sh.get("ore", 0.0) - max(body, sh.get("tent", 0.0)), *common, info["lum_cv"], info["dark"],
+                         (rgb[0] - rgb[2]) / 10, rgb.mean() / 50, info["smear16"] / 10]),
+    }
+
+
+#: Linear decisions ``weights . features + bias > 0`` (features: :func:`_decision_features`),
+#: fitted by logistic regression on candidates of synthetic photos
+#: (:mod:`scorer.render.synth`, 200 photos: seeds 0-99, easy and hard):
+#: gold bars against a yellow follower (base game), the Sheriff against a yellow
+#: cowboy, a tent against a cowboy, an ore stack against a black cowboy or tent.
+_DECISIONS: dict[str, tuple[tuple[float, ...], float]] = {
+    "gold": ((4.091, -1.083, 14.471, 4.474, -1.319, -3.664, -0.612), 3.767),
+    "sheriff": ((9.14, 1.579, 1.563, 4.294, -0.935, -0.907, -2.421), -1.158),
+    "tent": ((35.623, 38.201, 1.107, -0.003, -1.429, 1.173, 0.56, -2.496), -1.256),
+    "ore": ((23.42, -0.165, 0.713, 1.005, -5.895, 0.945, 6.723, 3.751, 0.343), -4.988),
+}
+
+
+def _decide(name: str, feats: dict[str, np.ndarray]) -> float:
+    """Logit of decision ``name`` (positive: the first of its two answers)."""
+    w, b = _DECISIONS[name]
+    return float(np.dot(w, feats[name]) + b)
+
+
+def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
+    """Roles a candidate may play, most likely first: ``meeple`` (standing), ``farmer``, ``tent``,
+    ``sheriff``, ``ore``, ``gold``."""
+    sh = info.get("shapes", {})
+    f = _decision_features(info, sh)
+    info["_feats"] = f
+    cls = info["class"]
+    body = ["meeple", "farmer"] if sh.get("meeple", 0) >= sh.get("farmer", 0) else ["farmer", "meeple"]
+    if game == "carcassonne":
+        if cls in ("gold", "yellow"):
+            info["_logits"] = {"gold": _decide("gold", f)}
+            if info["_logits"]["gold"] > 0:
+                return ["gold"]
+        return body
+    info["_logits"] = {"tent": _decide("tent", f)}
+    figure = (["tent"] + body) if info["_logits"]["tent"] > 0 else (body + ["tent"])
+    if cls == "black":
+        info["_logits"]["ore"] = _decide("ore", f)
+        if info["_logits"]["ore"] > 0:
+            return ["ore"] + figure
+    if cls in ("gold", "yellow"):
+        info["sheriff_logit"] = info["_logits"]["sheriff"] = _decide("sheriff", f)
+        if info["sheriff_logit"] > 0:
+            return ["sheriff"] + figure
+    return figure
+
+
+def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera, cfg: FigureConfig,
+              game: str, allowed: list[str], norm: np.ndarray, res: np.ndarray, owner: np.ndarray,
+              out: FigureReading) -> None:
+    """Decide what each candidate is, its colour, cell and location; fill ``out``."""
+    from . import colour
+
+    rows = []
+    for b in cands:
+        info = b.info
+        info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(info["rgb"][None])[0])]
+        if info["area"] < cfg.min_gold_mm2:
+            continue
+        matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game)
+        info["shapes"] = {k: round(v["score"], 3) for k, v in matches.items()}
+        if not matches or max(info["shapes"].values()) < cfg.min_shape_score:
+            out.blobs.append({**_public(info), "kept": False, "why": "does not look like a figure"})
+            continue
+        roles = _roles(info, game, cfg)
+        placed = None
+        for role in roles:
+            solid = "meeple" if role == "sheriff" else role
+            mt = matches.get(solid) or matches.get("meeple")
+            if mt is None:
+                continue
+            if role != "gold" and info["area"] < cfg.min_area_mm2:
+                continue
+            at_tile = _tile_at(canvas.to_canvas(mt["foot"][None]), tiles, canvas)
+            if at_tile is None:
+                continue
+            t, frac = at_tile
+            loc = (CENTRE, 1.0, [], 0.0) if role == "gold" else _locate(frac, t.tile, t.rot, role, cfg)
+            if loc is None:
+                continue
+            if role in ("tent", "sheriff", "ore") and loc[3] > cfg.max_spot_distance:
+                continue
+            if role in ("meeple", "farmer"):
+                # Standing or lying: the pose whose feature spot the foot is nearer to,
+                # unless the shapes clearly disagree.
+                other = "farmer" if role == "meeple" else "meeple"
+                lo2 = _locate(frac, t.tile, t.rot, other, cfg)
+                gap = matches[solid]["score"] - matches.get(other, {"score": -1.0})["score"]
+                if lo2 is not None and lo2[3] + cfg.pose_weight * gap < loc[3]:
+                    role, loc = other, lo2
+            placed = (role, t, frac, loc, mt)
+            break
+        info["foot"] = None if placed is None else placed[4]["foot"]
+        if placed is None:
+            out.blobs.append({**_public(info), "kept": False, "why": "no feature for it here"})
+            continue
+        rows.append((b, *placed))
+
+    def demote(i: int) -> None:
+        """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot)."""
+        b, _, t, frac, _, mt = rows[i]
+        opts = [(r, _locate(frac, t.tile, t.rot, r, cfg)) for r in ("meeple", "farmer")]
+        opts = [(r, lo) for r, lo in opts if lo is not None]
+        if opts:
+            r, lo = min(opts, key=lambda z: z[1][3])
+            rows[i] = (b, r, t, frac, lo, mt)
+
+    # At most one Sheriff: the most golden; the others are yellow figures.
+    sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
+    if len(sheriffs) > 1:
+        keep = max(sheriffs, key=lambda i: rows[i][0].info.get("sheriff_logit", 0.0))
+        for i in sheriffs:
+            if i != keep:
+                demote(i)
+    # Colours of player figures, read together.
+    players = [i for i, r in enumerate(rows) if r[1] in ("meeple", "farmer", "tent")]
+    choices = colour.assign_colours(np.array([rows[i][0].info["rgb"] for i in players]).reshape(-1, 3), allowed,
+                                    temperature=cfg.colour_temperature)
+    colour_of = dict(zip(players, choices))
+    # At most one tent per colour (seed 000): the others are cowboys.
+    tents: dict[str, list[int]] = {}
+    for i in players:
+        if rows[i][1] == "tent":
+            tents.setdefault(colour_of[i].colour, []).append(i)
+    for col, idx in tents.items():
+        if len(idx) > 1:
+            keep = max(idx, key=lambda i: _decide("tent", _decision_features(rows[i][0].info, rows[i][0].info["shapes"])))
+            for i in idx:
+                if i != keep:
+                    demote(i)
+    gold: dict[Cell, dict[str, Any]] = {}
+    for i, (b, kind, t, frac, loc, mt) in enumerate(rows):
+        at, conf, alts, dist = loc
+        info = b.info
+        x, y = t.cell
+        out.blobs.append({**_public(info), "kept": True, "kind": kind, "x": x, "y": y, "at": at})
+        shape_conf = _kind_confidence(info, kind, cfg)
+        if kind in ("meeple", "farmer"):
+            ch = colour_of[i]
+            out.meeples.append({"player": ch.colour, "x": x, "y": y, "at": at,
+                                "pose": "lying" if kind == "farmer" else "standing",
+                                "confidence": round(conf * ch.confidence * shape_conf, 3), "alternatives": alts,
+                                "colour_alternatives": ch.alternatives})
+        elif kind == "tent":
+            ch = colour_of[i]
+            out.tents.append({"player": ch.colour, "x": x, "y": y, "at": at,
+                              "confidence": round(conf * ch.confidence * shape_conf, 3), "alternatives": alts,
+                              "colour_alternatives": ch.alternatives})
+        elif kind == "sheriff":
+            out.sheriff = {"x": x, "y": y, "at": at, "confidence": round(conf * shape_conf, 3), "alternatives": alts}
+        elif kind == "ore":
+            out.ore.append({"x": x, "y": y, "at": at, "count": int(mt["count"]),
+                            "confidence": round(conf * shape_conf, 3)})
+        elif kind == "gold":
+            g = gold.setdefault((x, y), {"x": x, "y": y, "count": 0, "confidence": 1.0})
+            g["count"] += int(mt["count"])
+            g["confidence"] = round(min(g["confidence"], shape_conf), 3)
+    out.gold = list(gold.values())
+
+
+def _kind_confidence(info: dict[str, Any], kind: str, cfg: FigureConfig) -> float:
+    """Probability (0-1) that the candidate is a figure at all and of the kind read.
+
+    The product of a logistic of how well its best outline matched (above
+    ``min_shape_score``) and of the margins of the linear decisions it went
+    through (tent or not, ore or not, the Sheriff or not, gold bars or not).
+    """
+    best = max(info.get("shapes", {}).values(), default=0.0)
+    p = 1.0 / (1.0 + math.exp(-(best - cfg.min_shape_score) / 0.05))
+    for name, z in info.get("_logits", {}).items():
+        z = float(np.clip(z, -30, 30))
+        yes = 1.0 / (1.0 + math.exp(-z))
+        p *= yes if name == kind else 1.0 - yes
+    return float(p)
+
+
+def _public(info: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-ready measurements of a candidate (``FigureReading.blobs``)."""
+    keep = ("area", "radial", "across", "smear16", "elong", "dark", "peak", "convexity", "circularity", "class",
+            "shapes", "sheriff")
+    d = {k: (round(float(info[k]), 3) if isinstance(info[k], (float, np.floating)) else info[k]) for k in keep if k in info}
+    d["rgb"] = [int(round(v)) for v in info["rgb"]]
+    return d
+
+
+# --------------------------------------------------------------------------- silhouettes
+
+
+#: Yaw steps tried per model (figures symmetric under a half turn need half the range).
+_YAWS = {"meeple": 12, "sheriff": 12, "tent": 9, "farmer": 24, "ore": 1, "gold": 6}
+
+
+def _model(kind: str, count: int, k: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Vertices ``(N, 3)`` (mm, foot at the origin, ``Z`` down) and per-face index ranges of a figure solid.
+
+    ``k`` indexes the yaw: ``k * pi / steps`` (a full turn for the farmer).
+    """
+    key = (kind, count, k)
+    hit = _MODELS.get(key)
+    if hit is not None:
+        return hit
+    from ..render.figures3d import figure_faces
+
+    steps = _YAWS[kind]
+    yaw = k * (2 * math.pi if kind == "farmer" else math.pi) / steps
+    solid = "meeple" if kind == "meeple" else kind
+    faces = figure_faces(solid, "red" if solid in ("meeple", "farmer", "tent") else None, np.zeros(3), yaw,
+                         count=max(1, count), rng=np.random.default_rng(0))
+    verts = np.vstack([f.verts for f in faces])
+    spans = []
+    i = 0
+    for f in faces:
+        spans.append((i, i + len(f.verts)))
+        i += len(f.verts)
+    _MODELS[key] = (verts, spans)
+    return verts, spans
+
+
+_MODELS: dict[tuple, tuple[np.ndarray, list[tuple[int, int]]]] = {}
+
+
+def _render(kind: str, count: int, k: int, foot: np.ndarray, cam: Camera, canvas: _Canvas, origin: np.ndarray,
+            shape: tuple[int, int], mm: float) -> np.ndarray:
+    """Mask of where a figure standing on ``foot`` (lattice) covers the top-down picture (window at ``origin``)."""
+    verts, spans = _model(kind, count, k)
+    xy = foot[None, :] + verts[:, :2] / mm
+    h = -verts[:, 2] / mm
+    H = max(cam.height, 1e-6)
+    scale = H / np.maximum(H - h, 1e-6)
+    plane = cam.nadir + (xy - cam.nadir) * scale[:, None]
+    uv = (canvas.to_canvas(plane) - origin) * 16.0
+    q = np.round(uv).astype(np.int32)
+    m = np.zeros(shape, np.uint8)
+    for a, b in spans:
+        cv2.fillPoly(m, [q[a:b]], 1, cv2.LINE_8, 4)
+    return m

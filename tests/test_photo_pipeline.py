@@ -1,0 +1,99 @@
+"""End to end on the shipped sample photos: photo -> board -> scores, and correcting a misread.
+
+The sample photos were made by the project's own renderer (``scripts/make_samples.py``);
+beside each lies the expected board (``NAME.board.json``) and the expected scores
+(``NAME.scores.json``).  The accuracy thresholds below are what the pipeline measured
+on these photos, with a small margin; a drop below them is a regression.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scorer.board import Board, read_board
+from scorer.cli import main
+from scorer.evaluate import compare_boards
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
+
+
+def truth_of(name: str) -> Board:
+    obj = json.loads((SAMPLES / f"{name}.board.json").read_text())
+    return Board.from_dict({k: v for k, v in obj.items() if k not in ("mode", "synth")})
+
+
+@pytest.fixture(scope="module")
+def read_sample(tmp_path_factory):
+    """Run `scorer score PHOTO` once per sample photo (copied to a temporary folder)."""
+    cache: dict[str, tuple] = {}
+
+    def run(name: str):
+        if name not in cache:
+            folder = tmp_path_factory.mktemp(name)
+            photo = folder / f"{name}.jpg"
+            shutil.copy(SAMPLES / f"{name}.jpg", photo)
+            mode = json.loads((SAMPLES / f"{name}.scores.json").read_text())["mode"]
+            args = ["score", str(photo), "--json"] + (["--final"] if mode == "final" else [])
+            result = CliRunner().invoke(main, args)
+            cache[name] = (result, photo)
+        return cache[name]
+
+    return run
+
+
+# Measured on these photos (see the module docstring): (tile accuracy, figure recall) floors.
+FLOORS = {
+    "goldrush-sheriff-endgame-easy": (0.95, 0.75),
+    "base-river-goldmines-midgame-easy": (0.70, 0.90),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_sample_photo_is_read_and_scored(read_sample, name):
+    """Given a sample photo, when scored, then the board and annotated image are saved and the reading is accurate."""
+    result, photo = read_sample(name)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["format"] == "carcassonne-score/1"
+    saved = Path(f"{photo}.board.json")
+    assert saved.is_file() and Path(f"{photo}.annotated.jpg").is_file()
+    pred = read_board(saved)
+    assert all("confidence" in p.extra for p in pred.tiles.values())
+    cmp = compare_boards(truth_of(name), pred)
+    tiles_floor, recall_floor = FLOORS[name]
+    assert cmp.grid_found
+    assert cmp.occupancy_accuracy >= 0.97
+    assert cmp.tile_accuracy >= tiles_floor
+    assert cmp.figure_recall >= recall_floor
+
+
+def test_misread_corrected_by_one_command(tmp_path):
+    """Given a sample photo's board with a meeple's colour misread, when `scorer fix` recolours it,
+    then the scores are the expected ones again."""
+    name = "base-river-goldmines-midgame-easy"
+    expected = json.loads((SAMPLES / f"{name}.scores.json").read_text())
+    truth = truth_of(name)
+    # A misread made on purpose: a meeple on the feature this turn completed, read in another colour.
+    back = expected["returned"][0]
+    index = next(i for i, m in enumerate(truth.meeples)
+                 if (m.player, m.x, m.y, m.at) == (back["player"], back["x"], back["y"], back["at"]))
+    meeple = truth.meeples[index]
+    wrong = next(c for c in truth.players if c != meeple.player)
+    misread = truth.copy()
+    misread.meeples[index].player = wrong
+    path = tmp_path / f"{name}.jpg.board.json"
+    misread.save(path)
+    runner = CliRunner()
+    before = json.loads(runner.invoke(main, ["score", str(path), "--json"]).output)
+    fixed = runner.invoke(main, ["fix", str(path), "meeple", f"{meeple.x},{meeple.y}", wrong, meeple.at,
+                                 "--colour", meeple.player])
+    assert fixed.exit_code == 0, fixed.output
+    after = json.loads(runner.invoke(main, ["score", str(path), "--json"]).output)
+    want = {c: v["points"] for c, v in expected["players"].items()}
+    assert {c: v["points"] for c, v in after["players"].items()} == want
+    assert {c: v["points"] for c, v in before["players"].items()} != want
