@@ -44,7 +44,7 @@ from .board import Board, Figure, Placement, Stack, read_board
 from .errors import BoardFormatError, ScorerError
 from .fileio import write_atomic
 from .geometry import Cell, around
-from .tiles import FeatureSpec, TileSet
+from .tiles import TileSet, canonical_features
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +65,6 @@ ScoreFn = Callable[[Board, str], Mapping[str, int]]
 
 
 # --------------------------------------------------------------------------- tiles
-
-
-def _canonical(features: Iterable[FeatureSpec]) -> tuple:
-    """Order-free form of a tile's features in one orientation (field-city links by city edges)."""
-    feats = list(features)
-    out = []
-    for f in feats:
-        cities = tuple(sorted(tuple(sorted(feats[c].edges)) for c in f.cities))
-        out.append((f.kind, tuple(sorted(f.edges)), cities, f.attrs))
-    return tuple(sorted(out))
 
 
 def same_tile(truth: Placement, pred: Placement) -> bool:
@@ -103,7 +93,8 @@ def same_tile(truth: Placement, pred: Placement) -> bool:
         return turn == 0 or turn in truth.tile.symmetries()
     if (truth.tile.gold, truth.tile.sheriff) != (pred.tile.gold, pred.tile.sheriff):
         return False
-    return _canonical(truth.tile.turned(truth.rot).features) == _canonical(pred.tile.turned(pred.rot).features)
+    same = canonical_features(truth.tile.turned(truth.rot).features)
+    return same == canonical_features(pred.tile.turned(pred.rot).features)
 
 
 def _tile_label(p: Placement | None) -> str | None:

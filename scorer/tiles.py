@@ -259,8 +259,8 @@ class TileType:
 
     def symmetries(self) -> tuple[int, ...]:
         """Rotations (besides 0) that give the same tile: the same features in place."""
-        base = _canonical(self.turned(0).features)
-        return tuple(r for r in (1, 2, 3) if _canonical(self.turned(r).features) == base)
+        base = canonical_features(self.turned(0).features)
+        return tuple(r for r in (1, 2, 3) if canonical_features(self.turned(r).features) == base)
 
     def to_dict(self, *, with_id: bool = True) -> dict[str, Any]:
         """The tile as JSON: catalogue entry (``with_id``) or inline tile."""
@@ -280,8 +280,12 @@ class TileType:
         return f"TileType({self.id!r}, {len(self.features)} features, count={self.count})"
 
 
-def _canonical(features: Iterable[FeatureSpec]) -> tuple:
-    # Fields refer to cities by index; replace the index by the city's edges.
+def canonical_features(features: Iterable[FeatureSpec]) -> tuple:
+    """Order-free form of a tile's features in one orientation.
+
+    Fields refer to cities by index; the index is replaced by the city's edges, so
+    two feature lists describing the same tile compare equal.
+    """
     feats = list(features)
     out = []
     for f in feats:
