@@ -30,7 +30,6 @@ with whitish metallic highlights.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -225,9 +224,10 @@ def assign_colours(rgb: np.ndarray, allowed: Sequence[str], *, temperature: floa
             if members.sum() >= 2:
                 centre = np.median(lx[members], axis=0)
                 # Compare chromaticity and brightness with the photo's own centre
-                # (brightness weighs less: shading varies from figure to figure).
+                # (half the brightness difference is forgiven: shading varies
+                # from figure to figure).
                 diff = lx - centre
-                diff -= (1 - 0.5) * diff.mean(axis=1, keepdims=True)
+                diff -= 0.5 * diff.mean(axis=1, keepdims=True)
                 dc = np.sqrt((diff * diff).sum(axis=1))
                 d[:, k] = (1 - photo_weight) * proto[:, k] + photo_weight * np.minimum(dc, proto[:, k] + 0.3)
         new = np.argmin(d, axis=1)

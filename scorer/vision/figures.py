@@ -1098,7 +1098,7 @@ def _foot(info: dict[str, Any], cam: Camera, kind: str, cfg: FigureConfig) -> np
 
 
 #: Colour classes whose look-alikes are common in tile art (see :func:`_match_shapes`).
-_NEUTRAL = ("gold", "grey", "black")
+_NEUTRAL = ("gold", "grey")
 
 #: Colour prototypes (:data:`scorer.vision.colour.PROTOTYPES`) a figure of each colour class may show.
 _SOFT = {"gold": ("gold", "gold_light", "yellow"), "yellow": ("yellow", "gold"), "black": ("black", "ore")}
@@ -1161,7 +1161,7 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
             soft = _soft_map(norm[y0:y1, x0:x1], info["class"], cfg.soft_sigma)
             if info["class"] in _NEUTRAL:
                 # These colours' shading range takes in art (prairie and city take
-                # gold, roads, walls and mountains grey and black): keep only what
+                # gold, roads and walls grey): keep only what
                 # the art does not explain.
                 soft *= np.clip(res[y0:y1, x0:x1] / cfg.residual_high, 0.0, 1.0)
             own = owner[y0:y1, x0:x1]
@@ -1218,10 +1218,10 @@ def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, 
 #: gold bars against a yellow follower (base game), the Sheriff against a yellow
 #: cowboy, a tent against a cowboy, an ore stack against a black cowboy or tent.
 _DECISIONS: dict[str, tuple[tuple[float, ...], float]] = {
-    "gold": ((4.091, -1.083, 14.471, 4.474, -1.319, -3.664, -0.612), 3.767),
-    "sheriff": ((9.14, 1.579, 1.563, 4.294, -0.935, -0.907, -2.421), -1.158),
-    "tent": ((35.623, 38.201, 1.107, -0.003, -1.429, 1.173, 0.56, -2.496), -1.256),
-    "ore": ((23.42, -0.165, 0.713, 1.005, -5.895, 0.945, 6.723, 3.751, 0.343), -4.988),
+"gold": ((4.161, -1.087, 14.83, 4.447, -1.322, -3.599, -0.457), 3.499),
+    "sheriff": ((9.114, 1.79, -0.155, 5.48, -3.073, -1.992, 1.155), -1.739),
+    "tent": ((36.202, 38.412, 1.128, 0.006, -1.373, 0.782, 0.669, -2.578), -1.245),
+    "ore": ((24.551, -0.263, 0.311, 1.24, -6.051, 0.572, 6.81, 3.665, 0.287), -4.098),
 }
 
 

@@ -1,0 +1,199 @@
+"""Figure detection on small synthesised photos with known figures.
+
+Each scene is a tiny board rendered once by :func:`scorer.render.synth.synthesize`
+with fixed parameters (a phone photo tilted 12 degrees, even light); the
+figure stage reads it with the true tiles and a grid fitted to the true cell
+corners, so only the figure stage is under test.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.board import Board, Figure, Placement, Stack
+from scorer.errors import ScorerError
+from scorer.evaluate import compare_boards
+from scorer.render.synth import SynthParams, synthesize
+from scorer.vision import colour
+from scorer.vision.figures import FigureConfig, camera_from_grid, read_figures
+from scorer.vision.grid import Grid
+
+
+def _scene(board: dict, seed: int, **params) -> tuple:
+    base = dict(seed=seed, megapixels=0.5, tilt_deg=12.0, rotation_deg=0.0, fill=0.75, clutter=0,
+                light_elevation_deg=70.0, shadow=0.4, blur_px=0.3, noise=1.0, jpeg_quality=92,
+                tile_offset=0.02, tile_turn_deg=1.0, gap_mm=0.8, figure_jitter_mm=0.5)
+    base.update(params)
+    result = synthesize(Board.from_dict(board), rng=np.random.default_rng(seed), params=SynthParams(**base))
+    return result, _true_grid(result)
+
+
+def _true_grid(result) -> Grid:
+    """The lattice of a synthesised photo, fitted to its true cell corners (lens model included)."""
+    h, w = result.image.shape[:2]
+    c = np.array([w / 2, h / 2])
+    n = 0.5 * np.hypot(w, h)
+    src, dst = [], []
+    for (x, y), corners in result.cell_corners.items():
+        q = (corners - c) / n
+        src.append(q * (1 + result.params.k1 * np.sum(q * q, axis=1, keepdims=True)))
+        dst.append(np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], dtype=np.float64))
+    Hn, _ = cv2.findHomography(np.vstack(src), np.vstack(dst))
+    return Grid(Hn, (h, w), k1=result.params.k1)
+
+
+def _as_board(truth: Board, reading) -> Board:
+    out = Board(game=truth.game, expansions=list(truth.expansions), catalog=truth.catalog)
+    out.tiles = {c: Placement(p.x, p.y, p.tile, p.rot) for c, p in truth.tiles.items()}
+    out.meeples = [Figure(m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples]
+    out.tents = [Figure(t["player"], t["x"], t["y"], t["at"]) for t in reading.tents]
+    if reading.sheriff:
+        s = reading.sheriff
+        out.sheriff = Figure(None, s["x"], s["y"], s["at"])
+    out.gold = [Stack(g["x"], g["y"], g["count"]) for g in reading.gold]
+    out.ore = [Stack(o["x"], o["y"], o["count"], o["at"]) for o in reading.ore]
+    return out
+
+
+def _read(scene, **kwargs):
+    result, grid = scene
+    truth = result.truth
+    placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game=truth.game, **kwargs)
+    return truth, reading, compare_boards(truth, _as_board(truth, reading), offset=(0, 0))
+
+
+BASE = {
+    "format": "carcassonne-board/1", "game": "carcassonne", "expansions": ["goldmines"],
+    "players": ["red", "green", "blue", "yellow", "black"],
+    "tiles": [
+        {"x": 0, "y": 0, "tile": "E", "rot": 0}, {"x": 1, "y": 0, "tile": "B", "rot": 0},
+        {"x": 2, "y": 0, "tile": "U", "rot": 0}, {"x": 0, "y": 1, "tile": "V", "rot": 0},
+        {"x": 1, "y": 1, "tile": "B", "rot": 0}, {"x": 2, "y": 1, "tile": "D", "rot": 0},
+    ],
+    "meeples": [
+        {"player": "red", "x": 0, "y": 0, "at": "N"},      # knight in a city
+        {"player": "green", "x": 1, "y": 0, "at": "C"},    # monk in a cloister
+        {"player": "blue", "x": 2, "y": 0, "at": "W"},     # thief on a road
+        {"player": "yellow", "x": 0, "y": 1, "at": "NR"},  # farmer, lying in a field
+        {"player": "black", "x": 2, "y": 1, "at": "N"},    # black knight on the dark city
+    ],
+    "gold": [{"x": 1, "y": 1, "count": 1}],
+}
+
+GOLDRUSH = {
+    "format": "carcassonne-board/1", "game": "goldrush", "expansions": ["sheriff"],
+    "players": ["black", "yellow", "red", "green", "blue"],
+    "tiles": [
+        {"x": 0, "y": 0, "tile": "GR10", "rot": 0}, {"x": 1, "y": 0, "tile": "GR06", "rot": 0},
+        {"x": 2, "y": 0, "tile": "GR06", "rot": 0}, {"x": 0, "y": 1, "tile": "GR01", "rot": 0},
+        {"x": 1, "y": 1, "tile": "GR22", "rot": 0}, {"x": 2, "y": 1, "tile": "GR05", "rot": 0},
+    ],
+    "meeples": [
+        {"player": "black", "x": 0, "y": 0, "at": "N"},    # black miner on a mountain (dark art)
+        {"player": "yellow", "x": 2, "y": 0, "at": "N"},   # yellow miner: not the Sheriff
+        {"player": "red", "x": 0, "y": 1, "at": "W"},      # railwayman
+        {"player": "blue", "x": 2, "y": 1, "at": "SL"},    # farmer on the prairie
+    ],
+    "sheriff": {"x": 1, "y": 0, "at": "N"},
+    "tents": [{"player": "green", "x": 1, "y": 1, "at": "W"}],
+}
+
+
+@pytest.fixture(scope="module")
+def base_scene():
+    return _scene(BASE, seed=11)
+
+
+@pytest.fixture(scope="module")
+def goldrush_scene():
+    return _scene(GOLDRUSH, seed=12)
+
+
+def test_base_game_figures_found_with_colours_and_features(base_scene):
+    """Given a base-game photo with a knight, monk, thief, farmer and black knight, when read,
+    then exactly those five are found, with their colours and features, and the farmer lies."""
+    truth, reading, cmp = _read(base_scene, players=BASE["players"])
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (5, 5, 5)
+    assert cmp.colour_right == cmp.colour_total == 5
+    assert cmp.location_right == cmp.location_total == 5
+    poses = {(m["x"], m["y"]): m["pose"] for m in reading.meeples}
+    assert poses == {(0, 0): "standing", (1, 0): "standing", (2, 0): "standing", (0, 1): "lying", (2, 1): "standing"}
+    assert [(g["x"], g["y"]) for g in reading.gold] == [(1, 1)]
+    assert reading.sheriff is None and reading.tents == [] and reading.ore == []
+
+
+def test_black_miner_on_a_mountain_found(goldrush_scene):
+    """Given a black cowboy on an all-mountain tile (the darkest art), when read, then he is found there in black."""
+    _, reading, _ = _read(goldrush_scene, players=GOLDRUSH["players"])
+    black = [(m["x"], m["y"]) for m in reading.meeples if m["player"] == "black"]
+    assert black == [(0, 0)]
+
+
+def test_sheriff_told_from_a_yellow_cowboy(goldrush_scene):
+    """Given the golden Sheriff and a yellow cowboy on two mountains, when read, then the Sheriff is
+    the figure on (1, 0) and the yellow cowboy on (2, 0) stays a yellow meeple."""
+    truth, reading, cmp = _read(goldrush_scene, players=GOLDRUSH["players"])
+    assert reading.sheriff is not None
+    assert (reading.sheriff["x"], reading.sheriff["y"], reading.sheriff["at"]) == (1, 0, "N")
+    yellow = [(m["x"], m["y"], m["at"]) for m in reading.meeples if m["player"] == "yellow"]
+    assert yellow == [(2, 0, "N")]
+    assert [(t["player"], t["x"], t["y"]) for t in reading.tents] == [("green", 1, 1)]
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (6, 6, 6)
+    assert cmp.location_right == 6
+
+
+def test_players_constrain_the_colours(base_scene):
+    """Given the base photo read for players red and blue only, when read, then every figure is red or
+    blue, and the red and blue figures keep their colours."""
+    _, reading, _ = _read(base_scene, players=["red", "blue"])
+    got = {(m["x"], m["y"]): m["player"] for m in reading.meeples}
+    assert set(got.values()) <= {"red", "blue"}
+    assert got[(0, 0)] == "red" and got[(2, 0)] == "blue"
+
+
+def test_assign_colours_one_photo_together():
+    """Given figure colours under a warm cast (red channel up, blue down), when assigned, then each takes
+    its own colour; restricted to two players, a pink figure goes to red, not to blue."""
+    cast = np.array([1.15, 1.0, 0.85])
+    protos = np.array([colour.PROTOTYPES[c] for c in ("red", "blue", "green", "yellow", "black", "grey", "pink")])
+    shaded = protos * 0.8 * cast
+    got = [c.colour for c in colour.assign_colours(shaded, colour.allowed_colours(None))]
+    assert got == ["red", "blue", "green", "yellow", "black", "grey", "pink"]
+    two = colour.assign_colours(np.array([colour.PROTOTYPES["pink"]]), ["red", "blue"])
+    assert two[0].colour == "red"
+
+
+def test_sheriff_score_separates_gold_from_yellow():
+    """Given the Sheriff's gold and yellow paint (each at two shadings), then gold scores positive, yellow negative."""
+    gold = np.array(colour.PROTOTYPES["gold"])
+    yellow = np.array(colour.PROTOTYPES["yellow"])
+    s = colour.sheriff_score(np.array([gold, 0.7 * gold, yellow, 0.7 * yellow]))
+    assert (s[:2] > 0).all() and (s[2:] < 0).all()
+
+
+def test_camera_recovered_from_the_grid(base_scene):
+    """Given the photo's lattice, when the camera is recovered, then its focal length is within 15% and
+    its height within 15% of the synthesiser's camera."""
+    result, grid = base_scene
+    cam = camera_from_grid(grid)
+    half_diag = 0.5 * np.hypot(*result.image.shape[:2])
+    f_true = result.camera.K[0, 0] / half_diag  # the grid's coordinates: unit = half the photo diagonal
+    assert abs(cam.K[0, 0] / f_true - 1) < 0.15
+    height_true = -result.camera.C[2] / result.pitch_mm
+    assert abs(cam.height / height_true - 1) < 0.15
+
+
+def test_no_tiles_no_figures_and_bad_input_rejected(base_scene):
+    """Given no placements the reading is empty; a grey image, an unknown game or colour raise ScorerError."""
+    result, grid = base_scene
+    empty = read_figures(result.image, grid, {})
+    assert (empty.meeples, empty.tents, empty.sheriff, empty.gold, empty.ore) == ([], [], None, [], [])
+    with pytest.raises(ScorerError, match="RGB"):
+        read_figures(result.image[..., 0], grid, {})
+    with pytest.raises(ScorerError, match="unknown game"):
+        read_figures(result.image, grid, {}, game="chess")
+    with pytest.raises(ScorerError, match="unknown colour 'purple'"):
+        read_figures(result.image, grid, {}, players=["purple"])
