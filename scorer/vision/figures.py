@@ -148,9 +148,12 @@ class FigureReading:
     ore : list of dict
         ``{"x", "y", "at", "count", "confidence"}``: ore token stacks.
     blobs : list of dict
-        Every candidate found, kept or not, with its measurements (review, debug).
+        Every candidate found, kept or not, with its measurements, outline
+        scores and (when kept) kind, cell and location: for review and debugging.
     debug : dict
-        Timings and intermediate pictures (``rectified``, ``expected``, ``residual``).
+        ``seconds`` per step, the ``camera`` recovered (focal length, height,
+        nadir), the number of ``blobs``, the ``candidates``' measurements, the
+        top-down ``canvas`` and the registered ``tiles``.
     """
 
     meeples: list[dict[str, Any]] = field(default_factory=list)
@@ -1271,6 +1274,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         if info["area"] < cfg.min_gold_mm2:
             continue
         matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game)
+        info.pop("_soft", None)
         info["shapes"] = {k: round(v["score"], 3) for k, v in matches.items()}
         if not matches or max(info["shapes"].values()) < cfg.min_shape_score:
             out.blobs.append({**_public(info), "kept": False, "why": "does not look like a figure"})
@@ -1298,7 +1302,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                 # unless the shapes clearly disagree.
                 other = "farmer" if role == "meeple" else "meeple"
                 lo2 = _locate(frac, t.tile, t.rot, other, cfg)
-                gap = matches[solid]["score"] - matches.get(other, {"score": -1.0})["score"]
+                gap = mt["score"] - matches.get(other, {"score": -1.0})["score"]
                 if lo2 is not None and lo2[3] + cfg.pose_weight * gap < loc[3]:
                     role, loc = other, lo2
             placed = (role, t, frac, loc, mt)
