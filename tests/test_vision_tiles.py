@@ -85,6 +85,7 @@ def test_config_toml_mirrors_the_stage_defaults():
     assert cfg.tiles == defaults.tiles
     assert cfg.grid == defaults.grid, "scorer/vision/config.toml [grid] differs from GridConfig: regenerate it"
     assert cfg.photo == defaults.photo
+    assert cfg.figures == defaults.figures, "scorer/vision/config.toml [figures] differs from FigureConfig: regenerate it"
     assert "[tiles]" in default_toml() and "top_k = 8" in default_toml()
 
 

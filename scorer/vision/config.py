@@ -135,6 +135,7 @@ PACKAGED_SECTIONS: dict[str, str] = {
     "photo": "Photo loading (scorer/vision/config.py, PhotoConfig).",
     "grid": "Lattice detection (scorer/vision/grid.py, GridConfig).",
     "tiles": "Tile recognition (scorer/vision/recognise.py, TileConfig); occ*_ weights fitted on synthetic photos.",
+    "figures": "Figure detection (scorer/vision/figures.py, FigureConfig).",
 }
 
 

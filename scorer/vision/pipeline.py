@@ -148,7 +148,7 @@ def read_photo_full(
     placements = {c: (catalog[r.tile_id], r.rot) for c, r in tiles.cells.items()}
     t0 = time.perf_counter()
     figs = read_figures(rgb, grid, placements, cfg.figures, players=list(players) if players else None, game=game,
-                        art_dir=art_dir)
+                        art_dir=art_dir, appearance=appearance)
     seconds["figures"] = time.perf_counter() - t0
 
     board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
