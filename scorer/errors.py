@@ -29,7 +29,21 @@ class TallyError(ScorerError, ValueError):
 
 
 class PhotoError(ScorerError):
-    """A photo cannot be used: unreadable, not an image, too large, too small, too dark, too blurry."""
+    """A photo cannot be used: unreadable, not an image, too large, too small, too dark, too blurry.
+
+    Attributes
+    ----------
+    seen : dict
+        What the photo pipeline saw before it gave up, for a debug image
+        (:func:`scorer.vision.debugview.draw_seen`): ``image`` (the photo, RGB),
+        ``segments`` ((N, 4) float, photo pixels x1, y1, x2, y2: the straight
+        edges found), ``grid`` (the lattice found, if any), ``stage``.  Empty
+        when the photo could not be decoded at all.
+    """
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.seen: dict = {}
 
 
 class TableNotFoundError(PhotoError):

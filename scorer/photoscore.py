@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .annotate import annotate_photo, board_map, least_sure
+from .errors import PhotoError
 from .fileio import write_atomic
 from .render.colours import encode_image
 from .scoring import Report, score
@@ -74,6 +75,35 @@ def _alt(a: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in a.items())
 
 
+def write_debug_image(exc: PhotoError, stem: Path) -> Path | None:
+    """Save ``STEM.debug.jpg``: what the pipeline saw before refusing the photo.
+
+    Parameters
+    ----------
+    exc : PhotoError
+        The refusal, with :attr:`~scorer.errors.PhotoError.seen` filled in.
+    stem : Path
+        The photo's path (or the frame's name); ``.debug.jpg`` is appended.
+
+    Returns
+    -------
+    Path or None
+        The file written; None when nothing was seen or it could not be written
+        (the reason is logged).
+    """
+    from .vision.debugview import draw_seen
+
+    img = draw_seen(exc.seen, str(exc))
+    if img is None:
+        return None
+    path = Path(f"{stem}.debug.jpg")
+    try:
+        return write_atomic(path, encode_image(img, ".jpg"))
+    except OSError as err:
+        log.warning("could not write the debug image %s: %s", path, err)
+        return None
+
+
 def score_photo(source: str | Path | np.ndarray, *, final: bool = False, game: str | None = None,
                 players: Sequence[str] | None = None, tile_sets: Sequence[str | Path] = (),
                 appearance: Any = None, art_dir: str | Path | None = None, write: bool = True,
@@ -96,12 +126,24 @@ def score_photo(source: str | Path | np.ndarray, *, final: bool = False, game: s
     Raises
     ------
     PhotoError, TableNotFoundError
-        The photo cannot be read or shows no tile grid.
+        The photo cannot be read or shows no tile grid.  With ``write``, a
+        debug image of what was seen is saved as ``PHOTO.debug.jpg`` first and
+        the message names it.
     """
     from .vision.pipeline import read_photo_full
 
-    reading = read_photo_full(source, game=game, players=players, tile_sets=tile_sets,
-                              appearance=appearance, art_dir=art_dir)
+    try:
+        reading = read_photo_full(source, game=game, players=players, tile_sets=tile_sets,
+                                  appearance=appearance, art_dir=art_dir)
+    except PhotoError as exc:
+        if not write or exc.seen.get("image") is None:
+            raise
+        debug = write_debug_image(exc, Path(name) if name else Path(source))
+        if debug is None:
+            raise
+        err = type(exc)(f"{exc} (what the reader saw: {debug})")
+        err.seen = exc.seen
+        raise err from None
     report = score(reading.board, "final" if final else "completed")
     label = name or str(source)
     board_path = annotated_path = None

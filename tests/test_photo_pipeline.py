@@ -97,3 +97,51 @@ def test_misread_corrected_by_one_command(tmp_path):
     want = {c: v["points"] for c, v in expected["players"].items()}
     assert {c: v["points"] for c, v in after["players"].items()} == want
     assert {c: v["points"] for c, v in before["players"].items()} != want
+
+
+@pytest.mark.parametrize("spoil", ["blur", "dark"])
+def test_refused_photo_leaves_a_debug_image(tmp_path, spoil):
+    """A photo the pipeline refuses: exit 2, a one-line reason, PHOTO.debug.jpg written, no board."""
+    import cv2
+    import numpy as np
+
+    img = cv2.imread(str(SAMPLES / "base-river-goldmines-midgame-easy.jpg"))
+    if spoil == "blur":
+        img = cv2.GaussianBlur(img, (0, 0), 25)
+    else:
+        img = (img.astype(np.float32) * 0.06).astype(np.uint8)
+    photo = tmp_path / "bad.jpg"
+    cv2.imwrite(str(photo), img)
+    result = CliRunner().invoke(main, ["score", str(photo)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    debug = tmp_path / "bad.jpg.debug.jpg"
+    assert f"what the reader saw: {debug}" in result.output
+    seen = cv2.imread(str(debug))
+    assert seen is not None and max(seen.shape[:2]) <= 1600
+    assert not (tmp_path / "bad.jpg.board.json").exists()
+
+
+def test_debug_image_draws_the_edges_and_lattice_found():
+    """The grid stage hands its straight edges (and a weak lattice) to the debug picture."""
+    import cv2
+    import numpy as np
+
+    from scorer.errors import TableNotFoundError
+    from scorer.vision.debugview import draw_seen
+    from scorer.vision.grid import find_grid
+
+    rng = np.random.default_rng(3)
+    table = np.full((600, 800, 3), 120, np.uint8)
+    for _ in range(2):  # two boxes: too few straight edges for a lattice
+        x, y = rng.integers(50, 700), rng.integers(50, 500)
+        cv2.rectangle(table, (int(x), int(y)), (int(x) + 60, int(y) + 25), (200, 200, 200), -1)
+    with pytest.raises(TableNotFoundError) as info:
+        find_grid(table)
+    segs = info.value.seen["segments"]
+    assert segs.ndim == 2 and segs.shape[1] == 4 and len(segs) > 0
+    pic = draw_seen({"image": table, **info.value.seen}, str(info.value))
+    plain = draw_seen({"image": table}, str(info.value))
+    assert pic.shape == table.shape
+    # The edges are drawn in a colour the dimmed photo does not have.
+    assert (np.abs(pic.astype(int) - plain.astype(int)).sum(axis=2) > 100).sum() > 50

@@ -63,6 +63,10 @@ class GridConfig:
     min_framed_cells: float = 0.05
 
 
+#: Mean brightness (0-255) below which a photo without seams is called too dark.
+DARK_LUMINANCE = 35.0
+
+
 @dataclass
 class Grid:
     """A tile lattice found in a photo.
@@ -244,13 +248,30 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else rgb
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     segs = _segments(gray, cfg)
+    if len(segs) < 2 * cfg.min_family_segments and float(gray.mean()) < DARK_LUMINANCE:
+        exc = TableNotFoundError(
+            f"the photo is too dark to find the tiles (mean brightness {gray.mean():.0f} of 255); "
+            "turn on more light or use the flash"
+        )
+        exc.seen["segments"] = segs / scale
+        raise exc
+    try:
+        return _lattice_from_segments(segs, gray.shape, (h, w), cfg)
+    except TableNotFoundError as exc:
+        exc.seen.setdefault("segments", segs / scale)
+        raise
+
+
+def _lattice_from_segments(segs: np.ndarray, work_shape: tuple[int, int], shape: tuple[int, int],
+                           cfg: GridConfig) -> Grid:
+    h, w = shape
     if len(segs) < 2 * cfg.min_family_segments:
         raise TableNotFoundError(
             f"found only {len(segs)} straight edges in the photo: no tile grid visible; "
             "photograph the tiles from closer, with more light and less blur"
         )
     # Normalised coordinates: centre at 0, unit = half the diagonal.
-    hs, ws = gray.shape
+    hs, ws = work_shape
     half = 0.5 * np.hypot(ws, hs)
     q1 = (segs[:, :2] - [ws / 2, hs / 2]) / half
     q2 = (segs[:, 2:4] - [ws / 2, hs / 2]) / half
@@ -273,10 +294,12 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     framed = _framed_cells(Hn, usegs, cfg.snap_tol)
     log.debug("grid: k1 %.3f, %.2f cells framed before refinement, %.2f after", best_k1, best[1], framed)
     if support < cfg.min_seam_support:
-        raise TableNotFoundError(
+        exc = TableNotFoundError(
             f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
             "take the photo from closer, with more light and less tilt"
         )
+        exc.seen["grid"] = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
+        raise exc
     # The working copy and the photo share normalised coordinates (same centre and
     # half-diagonal, up to rounding of the resize), so Hn serves both.
     grid = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})

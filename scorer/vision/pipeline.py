@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..board import Board, Figure, Placement, Stack
-from ..errors import ScorerError
+from ..errors import PhotoError, ScorerError
 from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
 from .photo import load_photo
@@ -114,8 +114,6 @@ def read_photo_full(
         The photo cannot be read or shows no tile grid; the message says what to change.
     """
     from . import config as vconfig
-    from .figures import read_figures
-    from .recognise import guess_catalog, read_tiles
 
     cfg = config or vconfig.load_config()
     seconds: dict[str, float] = {}
@@ -125,6 +123,21 @@ def read_photo_full(
     else:
         rgb = load_photo(source, max_side=cfg.photo.max_side)
     seconds["load"] = time.perf_counter() - t0
+
+    try:
+        return _read_loaded(rgb, source, cfg, seconds, game=game, expansions=expansions, players=players,
+                            tile_sets=tile_sets, appearance=appearance, art_dir=art_dir)
+    except PhotoError as exc:
+        # Keep what was seen so the caller can draw a debug image.
+        exc.seen.setdefault("image", rgb)
+        raise
+
+
+def _read_loaded(rgb: np.ndarray, source: Any, cfg: vconfig.VisionConfig, seconds: dict[str, float], *,
+                 game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
+                 tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
+    from .figures import read_figures
+    from .recognise import guess_catalog, read_tiles
 
     t0 = time.perf_counter()
     grid = find_grid(rgb, cfg.grid)
@@ -140,7 +153,11 @@ def read_photo_full(
         catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance)
         game = catalog.sets[0].game
         exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-    tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir)
+    try:
+        tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir)
+    except PhotoError as exc:
+        exc.seen.setdefault("grid", grid)
+        raise
     seconds["tiles"] = time.perf_counter() - t0
 
     # The tile stage may move the lattice by half a tile (a seam found between tiles).
