@@ -123,6 +123,8 @@ class TileConfig:
     confidence_temperature: float = 2.0  # softens the decoded margins (calibrated on synthetic photos)
     alternatives: int = 3
     catalog_margin: float = 0.02  # mean score a larger catalogue must gain to be preferred
+    catalog_cells: int = 40  # cells (best matched under any catalogue) that decide the catalogue
+    catalog_colour_weight: float = 2.0  # weight of the colour agreement against the coarse match
 
 
 @dataclass
@@ -1248,10 +1250,15 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     """The catalogue whose tiles explain the photo's cells best.
 
     Every catalogue's templates are matched against the cells (coarse stage
-    only); a catalogue scores the mean best match over the cells that look
-    most like tiles.  A catalogue with more tile types wins only when it gains
-    at least ``cfg.catalog_margin``: more templates always fit noise a little
-    better, so base Carcassonne is not read as base + every expansion.
+    only).  On the ``cfg.catalog_cells`` cells that look most like tiles, a
+    catalogue scores the mean best match plus ``cfg.catalog_colour_weight``
+    times the agreement of the cells' colours with its art (Bhattacharyya
+    coefficient of the Lab a*b* histograms, the art weighted by box counts):
+    structure alone confuses the games on tilted, blurred photos, while base
+    Carcassonne's green and Gold Rush's sand tell them apart.  A catalogue with
+    more tile types wins only when it gains at least ``cfg.catalog_margin``:
+    more templates always fit noise a little better, so base Carcassonne is not
+    read as base + every expansion.
 
     Parameters
     ----------
@@ -1284,16 +1291,24 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     cpx = cfg.coarse_px
     coarse = _coarse_image(region, cfg)
     cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
-    bests = []
+    bests, tpls = [], []
     for n, cat in enumerate(candidates):
         tpl = build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
         s, _ = _ncc_all(coarse, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
         bests.append(s.max(axis=1))
+        tpls.append(tpl)
     B = np.stack(bests)  # (C, N)
     # The cells that look like tiles under any catalogue.
-    top = B.max(axis=0)
-    keep = top >= np.quantile(top, 0.5) if len(top) > 4 else np.ones(len(top), bool)
-    means = B[:, keep].mean(axis=1)
+    keep = np.argsort(-B.max(axis=0))[:cfg.catalog_cells]
+    px = cfg.patch_px
+    i, w = _inner(px, cfg.inset)
+    img = _scaled(region, px, 0.0)
+    o = region.origin
+    pixels = np.concatenate([img[(y - o[1]) * px + i:(y - o[1]) * px + i + w,
+                                 (x - o[0]) * px + i:(x - o[0]) * px + i + w].reshape(-1, 3) for x, y in cells[keep]])
+    seen = _chroma_histogram(pixels)
+    colour = np.array([np.sqrt(seen * _catalog_chroma(cat, tpl)).sum() for cat, tpl in zip(candidates, tpls)])
+    means = B[:, keep].mean(axis=1) + cfg.catalog_colour_weight * colour
     sizes = np.array([len(c.tiles) for c in candidates])
     order = sorted(range(len(candidates)), key=lambda k: sizes[k])
     best = order[0]
@@ -1302,6 +1317,22 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
             best = k
     log.debug("catalogue guess: means %s -> %d", np.round(means, 3).tolist(), best)
     return candidates[best]
+
+
+def _chroma_histogram(rgb: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Normalised 12 x 12 histogram of Lab a*, b* (OpenCV's 8-bit scale, 88-168) of (N, 3) RGB pixels."""
+    lab = cv2.cvtColor(np.clip(rgb, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3)
+    h, _, _ = np.histogram2d(lab[:, 1].astype(np.float32), lab[:, 2].astype(np.float32), bins=12,
+                             range=[[88, 168], [88, 168]], weights=weights)
+    h = cv2.GaussianBlur(h.astype(np.float32), (0, 0), 0.7)
+    return h / max(float(h.sum()), 1e-9)
+
+
+def _catalog_chroma(catalog: Catalog, tpl: Templates) -> np.ndarray:
+    """The chroma histogram of a catalogue's art, each tile weighted by how many the box holds."""
+    per = tpl.fine_raw.reshape(len(tpl.keys), -1, 3)
+    counts = np.array([max(catalog[t].count, 1) for t, _ in tpl.keys], dtype=np.float64)
+    return _chroma_histogram(per.reshape(-1, 3), np.repeat(counts, per.shape[1]))
 
 
 def _appearance(catalog: Catalog, appearance: Appearance | None, art_dir: str | Path | None) -> Appearance | None:
