@@ -1,18 +1,17 @@
-"""Benchmark the photo pipeline's grid and tile stages on 12-megapixel photos.
+"""Benchmark the whole photo pipeline on 12-megapixel photos: photo in, scores out.
 
 Synthesises ``--photos`` phone photos (fresh seeds, whole games of ``--tiles``
 tiles) with :func:`scorer.render.synth.synthesize`, writes them as JPEG files,
 then reads each one in a fresh process (so that its peak memory is its own):
-``load_photo`` (at the pipeline's working size), ``find_grid`` and
-``read_tiles``.  Prints per photo the seconds of each stage, the peak resident
-memory and the tiles read right, then the medians; ``--json`` writes it all.
+``load_photo`` (at the pipeline's working size), ``find_grid``, ``read_tiles``,
+``read_figures`` and the final scoring.  Prints per photo the seconds of each
+stage, the peak resident memory and the tiles read right, then the medians;
+``--json`` writes it all.
 
 Usage::
 
     .venv/bin/python scripts/bench_vision.py --photos 8 --megapixels 12 --tiles 72
     .venv/bin/python scripts/bench_vision.py --photos 8 --difficulty hard --art-dir ../shared/tile_art/base_c2
-
-The lead extends this script with the figure stage and accuracy figures.
 """
 
 from __future__ import annotations
@@ -68,6 +67,9 @@ def worker(photo: str, art_dir: str | None) -> dict:
     from scorer.vision.config import load_config
     from scorer.vision.grid import find_grid
     from scorer.vision.photo import load_photo
+    from scorer.scoring import score
+    from scorer.vision.figures import read_figures
+    from scorer.vision.pipeline import _assemble
     from scorer.vision.recognise import read_tiles
 
     cfg = load_config()
@@ -81,7 +83,15 @@ def worker(photo: str, art_dir: str | None) -> dict:
         t2 = time.perf_counter()
         reading = read_tiles(rgb, grid, truth.catalog, cfg.tiles, art_dir=art_dir)
         t3 = time.perf_counter()
-        row.update(grid=t2 - t1, tiles=t3 - t2, read=len(reading.cells), error=None)
+        grid = getattr(reading, "grid", None) or grid
+        placements = {c: (truth.catalog[r.tile_id], r.rot) for c, r in reading.cells.items()}
+        figs = read_figures(rgb, grid, placements, cfg.figures, game=truth.game, art_dir=art_dir)
+        t4 = time.perf_counter()
+        board = _assemble(truth.game, list(truth.expansions), truth.catalog, reading, figs, grid, None)
+        score(board, "final")
+        t5 = time.perf_counter()
+        row.update(grid=t2 - t1, tiles=t3 - t2, figures=t4 - t3, score=t5 - t4, read=len(reading.cells),
+                   figures_read=len(figs.meeples) + len(figs.tents) + (figs.sheriff is not None), error=None)
         row["peak_rss_mb"] = peak_mb()
         row["right"] = _right(truth, reading)
     except Exception as exc:  # noqa: BLE001 - a benchmark records every failure and goes on
@@ -137,9 +147,10 @@ def main() -> None:
             row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
             print(f"{row['photo']}: load {row['load']:.2f} s, grid {row['grid'] or 0:.2f} s, "
-                  f"tiles {row['tiles'] or 0:.2f} s, peak {row['peak_rss_mb']:.0f} MB, "
+                  f"tiles {row['tiles'] or 0:.2f} s, figures {row.get('figures') or 0:.2f} s, "
+                  f"score {row.get('score') or 0:.3f} s, peak {row['peak_rss_mb']:.0f} MB, "
                   f"{row['right']}/{row['truth']} tiles right" + (f", {row['error']}" if row.get("error") else ""))
-    ok = [r for r in rows if r.get("tiles") is not None]
+    ok = [r for r in rows if r.get("figures") is not None]
     summary = {}
     if ok:
         summary = {
@@ -149,7 +160,10 @@ def main() -> None:
             "median_grid_s": statistics.median(r["grid"] for r in ok),
             "median_tiles_s": statistics.median(r["tiles"] for r in ok),
             "median_grid_tiles_s": statistics.median(r["grid"] + r["tiles"] for r in ok),
-            "median_total_s": statistics.median(r["load"] + r["grid"] + r["tiles"] for r in ok),
+            "median_figures_s": statistics.median(r["figures"] for r in ok),
+            "median_score_s": statistics.median(r["score"] for r in ok),
+            "median_total_s": statistics.median(r["load"] + r["grid"] + r["tiles"] + r["figures"] + r["score"]
+                                                for r in ok),
             "max_peak_rss_mb": max(r["peak_rss_mb"] for r in ok),
             "tiles_right": sum(r["right"] for r in rows if "right" in r),
             "tiles_truth": sum(r["truth"] for r in rows if "truth" in r),
