@@ -1,0 +1,27 @@
+"""A photo reader for ``scorer evaluate --reader`` that matches tiles against real tile art.
+
+Development and evaluation only: the real art is published artwork that the
+project does not ship.  The folder comes from the environment variable
+``SCORER_ART_DIR`` (one folder holding every tile's art file, as named by the
+tile sets' ``art`` keys)::
+
+    SCORER_ART_DIR=/path/to/art PYTHONPATH=scripts \\
+        scorer evaluate PHOTOS --reader real_art_reader:read
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from scorer.board import Board
+from scorer.errors import ScorerError
+from scorer.vision.pipeline import read_photo
+
+
+def read(path: str | Path) -> Board:
+    """Read a photo with the real art of ``$SCORER_ART_DIR`` as the tile templates."""
+    art = os.environ.get("SCORER_ART_DIR")
+    if not art or not Path(art).is_dir():
+        raise ScorerError("set SCORER_ART_DIR to the folder of real tile art")
+    return read_photo(path, art_dir=art)
