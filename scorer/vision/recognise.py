@@ -18,20 +18,28 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
    its rotations) by normalised cross-correlation with per-channel means
    removed, over a search of shifts (hand-laid tiles lie up to ~10% off the
    lattice); the ``top_k`` best templates per cell go on;
-5. **fine match**: at ``patch_px`` pixels a tile the shift is refined, the photo
-   white-balanced on the surest cells, and each candidate scored by a robust
-   fit (one gain, an offset per channel) that ignores the worst-fitting pixels
-   (a figure standing on the tile); the fit's colour misfit is kept too;
-6. **detail**: candidates that score nearly alike (tiles that differ in a
-   pennant, an inn or a road stub) are compared where they differ, at
-   ``detail_px``;
-7. **occupancy**: a logistic model of the match score, the contrast, the
-   colour misfit and the colours of this photo's table and tiles;
-8. **decode** (:mod:`scorer.vision.decode`): the board as a whole, neighbouring
-   sides must match, no tile more often than the box holds, the river is one
-   river, tiles lie next to tiles; cells that still disagree are compared with
-   every tile that would fit their neighbours and decoded again.  Confidences
-   come from the decoded margins.
+5. **fine match**: at ``patch_px`` pixels a tile the shift is refined;
+6. **position prior**: tiles and lattice errors drift smoothly across the
+   table, so each cell is searched again, coarse and fine, only near where its
+   surely matched neighbours lie (a wide search lets a wrong template fit at a
+   wrong position); then the photo is white-balanced on the surest cells and
+   each candidate scored by a robust fit (one gain, an offset per channel)
+   that ignores the worst-fitting pixels; the fit's colour misfit is kept too;
+7. **occlusion**: what no candidate explains on a tile of the board, in a
+   compact blob (a figure, a gold stack, its shadow), is hidden; such cells
+   are compared with every template on what stays visible, and the hidden
+   pixels cost every template alike;
+8. **detail**: candidates that score nearly alike (tiles that differ in a
+   pennant, an inn or a road stub) are compared where they differ and nothing
+   hides the tile, at ``detail_px``;
+9. **occupancy**: a logistic model of the match score, the contrast, the
+   colour misfit, the tint (colour misfit under the photo's typical contrast),
+   the hidden share and the colours of this photo's table and tiles;
+10. **decode** (:mod:`scorer.vision.decode`): the board as a whole, neighbouring
+    sides must match, no tile more often than the box holds, the river is one
+    river, tiles lie next to tiles; cells that still disagree are compared with
+    every tile that would fit their neighbours and decoded again.  Confidences
+    come from the decoded margins.
 
 Tile templates come from an :class:`~scorer.vision.appearance.Appearance`
 (procedural art by default, real art with ``art_dir``, or pictures learnt by
@@ -41,7 +49,9 @@ References: J. P. Lewis, "Fast Normalized Cross-Correlation", Vision Interface
 1995 (normalised cross-correlation with running sums); J. Besag, "On the
 statistical analysis of dirty pictures", JRSS B 48 (1986) (iterated
 conditional modes, used by the decoder); M. J. Swain, D. H. Ballard, "Color
-indexing", IJCV 7 (1991) (colour histograms, the table model).
+indexing", IJCV 7 (1991) (colour histograms, the table model); P. J. Huber,
+"Robust Statistics", Wiley 1981 (trimmed and capped misfits: a pixel that is
+either the template plus noise or something standing on it).
 """
 
 from __future__ import annotations
@@ -81,6 +91,25 @@ class TileConfig:
     blur: float = 0.025  # Gaussian sigma applied to cells and templates, tile units
     coarse_blur: float = 0.05
     top_k: int = 8  # candidates per cell kept from the coarse stage
+    position_prior: bool = True  # search each tile again near where its surely matched neighbours lie
+    prior_radius: int = 2  # neighbours within this many cells vote ...
+    prior_sigma: float = 1.5  # ... weighted by a Gaussian of their distance, cells
+    prior_votes: int = 3  # fewest voters for a local prediction (else the median of every sure cell)
+    prior_candidates: int = 2  # best coarse candidates placed at the fine scale to find the sure tiles
+    prior_coarse_shift: float = 0.08  # coarse search around the prediction, tile units
+    prior_fine_shift: float = 0.05  # fine search around the prediction, tile units
+    occlusion: bool = True  # find what hides part of a tile (figures) and compare on the rest
+    occ_candidates: int = 8  # a pixel none of this many best candidates explains is hidden ...
+    occ_noise: float = 8.0  # a hidden pixel misfits more than this times the cell's median misfit ...
+    occ_level: float = 0.5  # ... and more than this times the cell's mean pixel variance
+    occ_rounds: int = 2  # find the hidden pixels and compare again this many times
+    occ_seed: float = 0.5  # ... on cells that match some tile this well, and their neighbours ...
+    occ_min_occupancy: float = 0.05  # ... that hold a tile at least this likely (before looking through figures)
+    occ_cap: float = 3.0  # a hidden pixel's squared misfit counts up to this times the hiding threshold
+    occ_open: float = 0.06  # hidden blobs narrower than twice this are art (a road, a rail, a pennant), tile units
+    occ_min: float = 0.04  # cells with at least this share hidden are compared again with every template ...
+    occ_max: float = 0.6  # ... and at most this share
+    occ_shift: float = 0.035  # shift search of that comparison, tile units
     detail_margin: float = 0.08  # candidates this close to the best are compared in detail
     detail_candidates: int = 4  # ... at most this many
     detail_diff: float = 60.0  # pixels where close templates differ by more (sum of RGB, 0-765)
@@ -92,15 +121,11 @@ class TileConfig:
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     sure_ncc: float = 0.8  # cells matched at least this well set the white balance
     sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast
-    occ0_bias: float = -8.86  # occupancy logistic model without the table colours: bias ...
-    occ0_score: float = 9.63  # ... weight of the fine score
-    occ0_contrast: float = 1.08  # ... of log(contrast / typical tile contrast)
-    occ0_colour: float = -1.17  # ... of log(colour misfit + 0.01)
-    occ_bias: float = -10.43  # occupancy logistic model with them: bias ...
-    occ_score: float = 9.10  # ... weight of the fine score
-    occ_contrast: float = 0.98  # ... of log(contrast / typical tile contrast)
-    occ_colour: float = -1.52  # ... of log(colour misfit + 0.01)
-    occ_table: float = 4.01  # ... of the tile/table colour log-likelihood ratio (0: not used)
+    # occupancy logistic model without the table colours: bias, then the weights of
+    # score, contrast, colour, tint, hidden (see _occupancy_features)
+    occ0_weights: tuple = (-5.94, 1.28, 0.53, -0.67, -1.76, 0.59)
+    # ... with them: the same, then the weight of the tile/table colour log-likelihood ratio (0: not used)
+    occ_weights: tuple = (-5.56, 1.22, 0.44, -0.78, -0.87, 0.53, 1.19)
     table_llr_clip: float = 4.0
     decode_min_occupancy: float = 0.01  # cells less likely to hold a tile are left out of decoding
     neighbour_prior: tuple = (-2.5, 0.3, 1.8, 3.4, 4.1)  # nats for a tile with 0-4 occupied neighbours
@@ -195,7 +220,8 @@ class TileReading:
         The lattice the cells refer to: the grid given, or a copy moved by half
         a tile when the tiles showed it was off (``debug["phase_shift"]``).
     debug : dict
-        Timings and statistics.
+        Timings and statistics; ``hidden``: ``[x, y, share]`` of every cell
+        where figures hide at least ``occ_min`` of the tile.
     """
 
     cells: dict[Cell, CellReading]
@@ -273,6 +299,7 @@ class Templates:
     detail: np.ndarray  # (M, w, w, 3) float32: inner part at ``detail_px``, blurred, raw colours
     sharp: np.ndarray  # (M, w, w, 3) float32: the same, not blurred
     catalog_ids: tuple[str, ...]
+    differ: dict = field(default_factory=dict)  # (a, b) -> (w, w) bool: where templates a and b differ (detail_px)
 
 
 _TEMPLATE_CACHE: dict[tuple, Templates] = {}
@@ -592,8 +619,11 @@ def _channel_major(tpl: np.ndarray, w: int) -> np.ndarray:
 
 
 def _ncc_all(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, margin: int,
-             tpl: np.ndarray, chunk: int = 64) -> tuple[np.ndarray, np.ndarray]:
+             tpl: np.ndarray, chunk: int = 256, centre: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Best NCC over shifts of every cell against every template.
+
+    ``centre`` (N, 2) int, optional: the shifts are searched around this
+    offset (pixels, east/south) instead of the lattice position.
 
     Returns
     -------
@@ -604,7 +634,8 @@ def _ncc_all(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: f
     T = _channel_major(tpl, w)
     scores, shifts = [], []
     for a in range(0, len(cells), chunk):
-        stack = _window_stack(img, cells[a:a + chunk], origin, px, inset, margin)
+        stack = _window_stack(img, cells[a:a + chunk], origin, px, inset, margin,
+                              None if centre is None else centre[a:a + chunk])
         sc, k, _ = _ncc(stack, w, T, None)
         scores.append(sc)
         shifts.append(k)
@@ -640,11 +671,19 @@ class _Match:
     shift: np.ndarray  # (N, K, 2) tile units (east, south)
     contrast: np.ndarray  # (N, K) fitted gain of the template: the photo's contrast on that cell
     colour: np.ndarray  # (N, K) colour misfit of the template (see _robust_scores)
+    xmean: np.ndarray  # (N, K, 3) mean colour of the cell over the pixels fitted
+    tmean: np.ndarray  # (N, K, 3) mean colour of the template there
+    spread: np.ndarray  # (N, K) mean squared deviation of those pixels (RGB units squared)
     coarse_best: np.ndarray | None = None  # (N,) best coarse score
     wb: np.ndarray = field(default_factory=lambda: np.ones(3))  # white balance applied
-    centre: np.ndarray | None = None  # (N, 2) coarse tile position, fine pixels
+    centre: np.ndarray | None = None  # (N, 2) where the fine search was centred, fine pixels
     origin: Cell = (0, 0)  # lattice cell at the top-left of the fine pictures
+    search: float = 0.06  # fine shift search around ``centre``, tile units
+    detail_img: np.ndarray | None = None  # the white-balanced picture at ``detail_px`` (made by _detail)
     fine: tuple | None = None  # (fine image, white-balanced fine image)
+    hidden: np.ndarray | None = None  # (h, w) float32 over the fine image: 1 where a figure hides the tile
+    hidden_share: np.ndarray | None = None  # (N,) share of each cell's tile hidden
+    tau: np.ndarray | None = None  # (N,) cap of a hidden pixel's squared misfit (see _robust_scores)
 
 
 def _scaled(region: _Region, px: int, blur: float) -> np.ndarray:
@@ -699,8 +738,8 @@ def _gather(img: np.ndarray, x0: np.ndarray, y0: np.ndarray, w: int) -> np.ndarr
 
 
 def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float, cand: np.ndarray,
-                   offset: np.ndarray, tpl_raw: np.ndarray, trim: float, chunk: int = 64
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   offset: np.ndarray, tpl_raw: np.ndarray, trim: float, chunk: int = 64,
+                   hidden: np.ndarray | None = None, tau: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Trimmed goodness of fit of each cell to each of its candidates, at their best offsets.
 
     The cell window ``X`` is fitted as ``a * T + b`` (one gain ``a``, one offset
@@ -708,6 +747,12 @@ def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     (a figure standing on the tile, a shadow) is left out, and the score is the
     fraction of the remaining pixels' variance explained, ``1 - E / V`` (the
     square of the normalised cross-correlation when nothing is left out).
+    With ``hidden`` (same frame as ``img``) and ``tau`` (N,) the fit is made
+    on the visible pixels (the trimmed share taken of those), and a hidden
+    pixel still counts, its squared misfit capped at the cell's ``tau`` (in
+    ``E`` and, as its squared deviation, in ``V``): what hides the tile costs
+    every template alike, but a template that explains pixels wrongly taken
+    for hidden (a road under a meeple) earns them.
 
     Returns
     -------
@@ -718,67 +763,129 @@ def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
         Colour misfit: the squared difference between the cell's mean colour
         and the template's carried by the same gain (grey removed), relative to
         the cell's variance.
+    xmean, tmean : (N, K, 3) float
+        Mean colour of the cell and of the template over the pixels kept.
+    spread : (N, K) float
+        Mean squared deviation of the kept pixels from their mean (RGB units squared).
     """
     i, w = _inner(px, inset)
     n_all, K = cand.shape
-    Traw = tpl_raw.reshape(len(tpl_raw), w * w, 3).astype(np.float32)
-    keep = max(1, int(round((1.0 - trim) * w * w)))
+    P = w * w
+    Traw = tpl_raw.reshape(len(tpl_raw), P, 3).astype(np.float32)
+    keep = max(1, int(round((1.0 - trim) * P)))
     scores = np.empty((n_all, K))
     gains = np.empty((n_all, K))
     colour = np.empty((n_all, K))
+    xmean = np.empty((n_all, K, 3))
+    tmean = np.empty((n_all, K, 3))
+    spread = np.empty((n_all, K))
     for a in range(0, n_all, chunk):
         c = cells[a:a + chunk]
         x0 = ((c[:, 0] - origin[0]) * px + i)[:, None] + offset[a:a + chunk, :, 0]
         y0 = ((c[:, 1] - origin[1]) * px + i)[:, None] + offset[a:a + chunk, :, 1]
-        Xr = _gather(img, x0, y0, w).reshape(len(c), K, w * w, 3).astype(np.float32)
+        Xr = _gather(img, x0, y0, w).reshape(len(c), K, P, 3).astype(np.float32)
         Tr = Traw[cand[a:a + chunk]]  # (n, K, P, 3)
-        # First fit on every pixel, to find the pixels a figure or shadow spoils ...
-        E = _fit_residual(Xr, Tr, None)[0]
-        if keep < w * w:
-            thr = np.partition(E, keep - 1, axis=2)[:, :, keep - 1:keep]
-            M = (E <= thr).astype(np.float32)
+        H = None
+        if hidden is not None:
+            H = _gather(hidden, x0, y0, w).reshape(len(c), K, P) > 0.5
+            if not H.any():
+                H = None
+        if H is None:
+            # First fit on every pixel, to find the pixels a figure or shadow spoils ...
+            E = _fit_residual(Xr, Tr, None)
+            if keep < P:
+                thr = np.partition(E, keep - 1, axis=2)[:, :, keep - 1:keep]
+                M = (E <= thr).astype(np.float32)
+            else:
+                M = np.ones_like(E)
         else:
-            M = np.ones_like(E)
+            # ... or on every visible one, the trimmed share taken of those.
+            vis = (~H).astype(np.float32)
+            E = _fit_residual(Xr, Tr, vis)
+            E[H] = np.inf
+            n_keep = np.maximum(1, np.round((1.0 - trim) * vis.sum(axis=2)).astype(np.int64))
+            thr = np.take_along_axis(np.sort(E, axis=2), (n_keep - 1)[:, :, None], axis=2)
+            M = (E <= thr).astype(np.float32)
         # ... then fit again on the others.
-        E, V, g, dm = _fit_residual(Xr, Tr, M)
-        Vs = V + 1e-6
-        scores[a:a + chunk] = 1.0 - E / Vs
-        gains[a:a + chunk] = g
-        colour[a:a + chunk] = (dm * dm).sum(axis=2) * M.sum(axis=2) / Vs
-    return scores, gains, colour
+        f = _fit(Xr, Tr, M)
+        Vs = f.V + 1e-6
+        Es = f.E
+        if H is not None:
+            # The hidden pixels still count, each up to the cap.
+            t = tau[a:a + chunk, None, None].astype(np.float32)
+            D = Xr - f.g[:, :, None, None] * Tr - (f.xm - f.g[:, :, None] * f.tm)[:, :, None, :]
+            Dv = Xr - f.xm[:, :, None, :]
+            out = H.astype(np.float32)
+            Es = Es + (out * np.minimum(np.einsum("nkpc,nkpc->nkp", D, D, optimize=False), t)).sum(axis=2)
+            Vs = Vs + (out * np.minimum(np.einsum("nkpc,nkpc->nkp", Dv, Dv, optimize=False), t)).sum(axis=2)
+        scores[a:a + chunk] = 1.0 - Es / Vs
+        gains[a:a + chunk] = f.g
+        dm = f.xm - f.g[:, :, None] * f.tm
+        dm = dm - dm.mean(axis=2, keepdims=True)
+        colour[a:a + chunk] = (dm * dm).sum(axis=2) * f.n / Vs
+        xmean[a:a + chunk], tmean[a:a + chunk] = f.xm, f.tm
+        spread[a:a + chunk] = f.V / np.maximum(f.n, 1.0)
+    return scores, gains, colour, xmean, tmean, spread
 
 
-def _fit_residual(X: np.ndarray, T: np.ndarray, M: np.ndarray | None):
-    """Fit ``X ~ g T + b`` (one gain, an offset per channel) on pixels ``M`` (weights, or all).
+@dataclass
+class _Fit:
+    """A weighted fit ``X ~ g T + b`` per cell and candidate (see :func:`_fit`)."""
 
-    ``X``, ``T``: (n, K, P, 3).  Returns the residual energy ``E`` (n, K, P)
-    when ``M`` is None, else ``(E, V, g, dm)`` summed over ``M``: residual and
-    variance energies (n, K), the gain (n, K) and the colour misfit of the
-    means (n, K, 3), grey removed.
+    n: np.ndarray  # (n, K) weight sum
+    xm: np.ndarray  # (n, K, 3) weighted mean of X
+    tm: np.ndarray  # (n, K, 3) weighted mean of T
+    g: np.ndarray  # (n, K) gain
+    E: np.ndarray  # (n, K) weighted residual energy
+    V: np.ndarray  # (n, K) weighted variance energy of X
+
+
+def _fit(X: np.ndarray, T: np.ndarray, M: np.ndarray) -> _Fit:
+    """Fit ``X ~ g T + b`` (one gain, an offset per channel) on pixels weighted by ``M``.
+
+    ``X``, ``T``: (n, K, P, 3) float32; ``M``: (n, K, P) weights.  From
+    weighted sums (moments), each array read about twice.
+    """
+    WX = M[..., None] * X
+    WT = M[..., None] * T
+    n = M.sum(axis=2) + 1e-9
+    xm = WX.sum(axis=2) / n[..., None]
+    tm = WT.sum(axis=2) / n[..., None]
+    sxx = np.einsum("nkpc,nkpc->nk", WX, X, optimize=False)
+    stt = np.einsum("nkpc,nkpc->nk", WT, T, optimize=False)
+    sxt = np.einsum("nkpc,nkpc->nk", WX, T, optimize=False)
+    cov = sxt - n * (xm * tm).sum(axis=2)
+    vt = np.maximum(stt - n * (tm * tm).sum(axis=2), 1e-6)
+    V = np.maximum(sxx - n * (xm * xm).sum(axis=2), 0.0)
+    g = cov / vt
+    E = np.maximum(V - cov * g, 0.0)
+    return _Fit(n, xm, tm, g, E, V)
+
+
+def _fit_residual(X: np.ndarray, T: np.ndarray, M: np.ndarray | None) -> np.ndarray:
+    """Per-pixel squared residual (n, K, P) of ``X ~ g T + b`` fitted on pixels ``M`` (weights, or all).
+
+    ``X``, ``T``: (n, K, P, 3); the residual is summed over the channels and
+    given at every pixel, weighted or not.
     """
     if M is None:
-        Xc = X - X.mean(axis=2, keepdims=True)
-        Tc = T - T.mean(axis=2, keepdims=True)
-        g = (Xc * Tc).sum(axis=(2, 3)) / ((Tc * Tc).sum(axis=(2, 3)) + 1e-6)
-        return (((Xc - g[:, :, None, None] * Tc) ** 2).sum(axis=3),)
-    w = M[..., None]
-    n = M.sum(axis=2)[..., None] + 1e-9
-    Xm = (w * X).sum(axis=2) / n
-    Tm = (w * T).sum(axis=2) / n
-    Xc = X - Xm[:, :, None, :]
-    Tc = T - Tm[:, :, None, :]
-    g = (w * Xc * Tc).sum(axis=(2, 3)) / ((w * Tc * Tc).sum(axis=(2, 3)) + 1e-6)
-    E = (w * (Xc - g[:, :, None, None] * Tc) ** 2).sum(axis=(2, 3))
-    V = (w * Xc * Xc).sum(axis=(2, 3))
-    dm = Xm - g[:, :, None] * Tm
-    dm = dm - dm.mean(axis=2, keepdims=True)
-    return E, V, g, dm
+        xm = X.mean(axis=2, keepdims=True)
+        tm = T.mean(axis=2, keepdims=True)
+        Tc = T - tm
+        tt = np.einsum("nkpc,nkpc->nk", Tc, Tc, optimize=False) + 1e-6
+        g = np.einsum("nkpc,nkpc->nk", X, Tc, optimize=False) / tt
+        R = X - xm - g[:, :, None, None] * Tc
+    else:
+        f = _fit(X, T, M)
+        R = X - f.g[:, :, None, None] * T - (f.xm - f.g[:, :, None] * f.tm)[:, :, None, :]
+    return np.einsum("nkpc,nkpc->nkp", R, R, optimize=False)
 
 
 def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) -> _Match:
     px, cpx = cfg.patch_px, cfg.coarse_px
     cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
-    cscore, cshift = _ncc_all(_coarse_image(region, cfg), cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+    coarse_img = _coarse_image(region, cfg)
+    cscore, cshift = _ncc_all(coarse_img, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
     K = min(cfg.top_k, len(tpl.keys))
     cand = np.argsort(-cscore, axis=1)[:, :K]
     # The tile's position from the best coarse template, refined at the fine scale.
@@ -786,26 +893,90 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) 
     k0 = np.take_along_axis(cshift, cand[:, :1], axis=1)[:, 0]
     centre = np.round(np.stack([k0 % cS - cm, k0 // cS - cm], axis=1) * px / cpx).astype(np.int64)
     fine_img = _scaled(region, px, cfg.blur)
-    ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg)
+    pred = None
+    if cfg.position_prior:
+        # Where the best coarse candidates fit at the fine scale tells where the sure tiles lie.
+        first = cand[:, :max(1, cfg.prior_candidates)]
+        pred = _predicted_offsets(cells, *_fine_offsets(fine_img, cells, region.origin, first, centre, tpl, cfg), cfg)
+    if pred is None:
+        ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg)
+    else:
+        # Second pass: every template again, searched only near where the neighbours say the tile lies.
+        cc = np.round(pred * cpx / px).astype(np.int64)
+        cm2 = max(1, int(np.ceil(cfg.prior_coarse_shift * cpx)))
+        cscore, _ = _ncc_all(coarse_img, cells, region.origin, cpx, cfg.inset, cm2, tpl.coarse, centre=cc)
+        cand = np.argsort(-cscore, axis=1)[:, :K]
+        centre = np.round(pred).astype(np.int64)
+        ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg, cfg.prior_fine_shift)
     order = np.argsort(-ncc, axis=1)
     wb = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc, order, axis=1),
                         np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc)
     fine_wb = fine_img / wb.astype(np.float32)
-    match = _Match(cells, *_rescore(fine_wb, cells, region.origin, cand, offset, tpl, cfg, cfg.trim),
+    match = _Match(cells, **_rescore(fine_wb, cells, region.origin, cand, offset, tpl, cfg, cfg.trim),
                    coarse_best=cscore.max(axis=1))
     match.wb = wb
     match.centre = centre
+    match.search = cfg.prior_fine_shift if pred is not None else cfg.fine_shift
     match.fine = (fine_img, fine_wb)
     match.origin = region.origin
+    if cfg.occlusion:
+        _occlusion(match, tpl, cfg)
     _detail(region, match, tpl, cfg, wb)
     return match
 
 
+def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, cfg: TileConfig) -> np.ndarray | None:
+    """Where each tile should lie, judged by its surely matched neighbours: (N, 2) float, fine pixels.
+
+    Hand-laid tiles sit a little off the lattice, and a lattice found in the
+    photo is a little off too, but both offsets vary smoothly across the
+    table: a tile is pushed against its neighbours, and the lattice's error
+    is a smooth function of position.  A cell searched on its own over a wide
+    range can therefore find a wrong template fitting at a wrong position (the
+    arcs of mountains and walls repeat); its neighbours tell where to look.
+    The cells whose best fine correlation reaches ``sure_ncc`` vote with
+    their offsets, weighted by correlation and by a Gaussian of the lattice
+    distance (``prior_sigma`` cells) within ``prior_radius`` cells; the
+    weighted median per axis is the prediction.  A cell with fewer than
+    ``prior_votes`` voters near it takes the median of all sure cells.
+
+    Returns
+    -------
+    (N, 2) float ndarray or None
+        ``None`` when fewer than ``prior_votes`` cells are sure.
+    """
+    best = ncc.argmax(axis=1)
+    q = ncc[np.arange(len(ncc)), best]
+    off = offset[np.arange(len(ncc)), best].astype(np.float64)  # (N, 2)
+    sure = np.flatnonzero(q >= cfg.sure_ncc)
+    if len(sure) < cfg.prior_votes:
+        return None
+    glob = np.median(off[sure], axis=0)
+    pred = np.tile(glob, (len(cells), 1))
+    sc = cells[sure].astype(np.float64)
+    R = cfg.prior_radius
+    for n, c in enumerate(cells.astype(np.float64)):
+        d = np.abs(sc - c)
+        near = np.flatnonzero((d[:, 0] <= R) & (d[:, 1] <= R))
+        if len(near) < cfg.prior_votes:
+            continue
+        wgt = q[sure[near]] * np.exp(-(d[near] ** 2).sum(axis=1) / (2 * cfg.prior_sigma ** 2))
+        for ax in range(2):
+            v = off[sure[near], ax]
+            o = np.argsort(v)
+            cw = np.cumsum(wgt[o])
+            pred[n, ax] = v[o[np.searchsorted(cw, 0.5 * cw[-1])]]
+    return pred
+
+
 def _fine_offsets(fine_img: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndarray, centre: np.ndarray,
-                  tpl: Templates, cfg: TileConfig) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell and candidate, the best fine NCC and the offset (pixels, east/south) where it is."""
+                  tpl: Templates, cfg: TileConfig, shift: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell and candidate, the best fine NCC and the offset (pixels, east/south) where it is.
+
+    The search spans ``shift`` tiles (default ``cfg.fine_shift``) around ``centre`` (pixels).
+    """
     px = cfg.patch_px
-    fm = max(1, int(np.ceil(cfg.fine_shift * px)))
+    fm = max(1, int(np.ceil((cfg.fine_shift if shift is None else shift) * px)))
     ncc, fshift, _ = _ncc_candidates(fine_img, cells, origin, px, cfg.inset, fm, tpl.fine, cand, centre)
     S = 2 * fm + 1
     # The window moved by (dx, dy) pixels from the lattice position: the tile is there.
@@ -814,17 +985,40 @@ def _fine_offsets(fine_img: np.ndarray, cells: np.ndarray, origin: Cell, cand: n
 
 
 def _rescore(fine_wb: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndarray, offset: np.ndarray,
-             tpl: Templates, cfg: TileConfig, trim: float):
+             tpl: Templates, cfg: TileConfig, trim: float, hidden: np.ndarray | None = None,
+             tau: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Robust scores of the candidates at their offsets, every array sorted best first.
 
-    Returns ``cand, score, shift (tile units), contrast, colour`` as :class:`_Match` holds them.
+    ``hidden``: the fine picture's occluded pixels (:func:`_occlusion`), left
+    out of the fit; ``tau`` (per cell): their misfit cap (:func:`_robust_scores`).
+    Returns the per-candidate arrays of :class:`_Match` (:data:`_PER_CANDIDATE`) by name.
     """
     px = cfg.patch_px
-    score, gain, colour = _robust_scores(fine_wb, cells, origin, px, cfg.inset, cand, offset, tpl.fine_raw, trim)
-    order = np.argsort(-score, axis=1)
-    return (np.take_along_axis(cand, order, axis=1), np.take_along_axis(score, order, axis=1),
-            np.take_along_axis(offset, order[:, :, None], axis=1) / px,
-            np.take_along_axis(gain, order, axis=1), np.take_along_axis(colour, order, axis=1))
+    score, gain, colour, xm, tm, spread = _robust_scores(fine_wb, cells, origin, px, cfg.inset, cand, offset,
+                                                         tpl.fine_raw, trim, hidden=hidden, tau=tau)
+    out = {"cand": cand, "score": score, "shift": offset / px, "contrast": gain, "colour": colour,
+           "xmean": xm, "tmean": tm, "spread": spread}
+    return _take(out, np.argsort(-score, axis=1))
+
+
+#: The arrays of :class:`_Match` that hold one entry per cell and candidate.
+_PER_CANDIDATE = ("cand", "score", "shift", "contrast", "colour", "xmean", "tmean", "spread")
+
+
+def _take(arrays: dict[str, np.ndarray], order: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-candidate arrays (N, K, ...) reordered along the candidates by ``order`` (N, K')."""
+    out = {}
+    for name, a in arrays.items():
+        idx = order.reshape(order.shape + (1,) * (a.ndim - 2))
+        out[name] = np.take_along_axis(a, idx, axis=1)
+    return out
+
+
+def _put(match: _Match, rows: np.ndarray, arrays: dict[str, np.ndarray]) -> None:
+    """Replace the candidates of cells ``rows`` by the first ``K`` of ``arrays``."""
+    K = match.cand.shape[1]
+    for name in _PER_CANDIDATE:
+        getattr(match, name)[rows] = arrays[name][:, :K]
 
 
 def _fit_to(src: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -839,6 +1033,19 @@ def _fit_to(src: np.ndarray, ref: np.ndarray) -> np.ndarray:
     ac, bc = a - am, b - bm
     g = (ac * bc).sum(axis=0) / ((ac * ac).sum(axis=0) + 1e-6)
     return (ac * g + bm).reshape(src.shape)
+
+
+def _differ(tpl: Templates, a: int, b: int, threshold: float) -> np.ndarray:
+    """Where the detail pictures of templates ``a`` and ``b`` differ (``b`` fitted to ``a``): (w, w) bool, cached."""
+    key = (a, b, threshold)
+    hit = tpl.differ.get(key)
+    if hit is None:
+        A, B = tpl.detail[a], tpl.detail[b]
+        hit = np.abs(A - _fit_to(B, A)).sum(axis=2) > threshold
+        if len(tpl.differ) > 4000:  # about 14 MB
+            tpl.differ.clear()
+        tpl.differ[key] = hit
+    return hit
 
 
 def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb: np.ndarray,
@@ -860,7 +1067,9 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     dp = cfg.detail_px
     di, dw = _inner(dp, cfg.detail_inset)
     r = max(1, int(round(cfg.detail_shift * dp)))
-    img = _scaled(region, dp, cfg.blur) / wb.astype(np.float32)
+    if match.detail_img is None:
+        match.detail_img = _scaled(region, dp, cfg.blur) / wb.astype(np.float32)
+    img = match.detail_img
     h, w = img.shape[:2]
     kernel = np.ones((3, 3), np.uint8)
     best0 = match.score[:, :1]
@@ -871,40 +1080,252 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         close &= only[:, None]
     S = 2 * r + 1
     dy, dx = np.divmod(np.arange(S * S), S)
+    hidden = None
+    if match.hidden is not None and match.hidden.any():
+        hidden = cv2.resize(match.hidden, (w, h), interpolation=cv2.INTER_NEAREST)
     for k in np.flatnonzero(close.sum(axis=1) >= 2):
         js = np.flatnonzero(close[k])[: cfg.detail_candidates]
         D = tpl.detail[match.cand[k, js]]  # (J, dw, dw, 3)
         diff = np.zeros((dw, dw), bool)
         for a in range(len(js)):
             for b in range(a + 1, len(js)):
-                diff |= np.abs(D[a] - _fit_to(D[b], D[a])).sum(axis=2) > cfg.detail_diff
+                diff |= _differ(tpl, int(match.cand[k, js[a]]), int(match.cand[k, js[b]]), cfg.detail_diff)
         if diff.sum() < 4:
             continue  # the same picture: nothing to settle here
         mask = (cv2.dilate(diff.astype(np.uint8), kernel) > 0).reshape(-1)
-        x0 = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp)) - r + dx
-        y0 = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp)) - r + dy
-        X = _gather(img, x0, y0, dw).reshape(S * S, dw * dw * 3)
-        T = D.reshape(len(js), dw * dw, 3)
-        T = (T - T.mean(axis=1, keepdims=True)).reshape(len(js), -1)
+        xc = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp))
+        yc = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
+        vis = np.ones(dw * dw, np.float32)
+        if hidden is not None:
+            vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw).reshape(-1)
+            mask &= vis > 0.5
+            if mask.sum() < 4:
+                continue  # what tells the candidates apart is hidden
+        if r <= xc <= w - dw - r and r <= yc <= h - dw - r:
+            sub = img[yc - r:yc + r + dw, xc - r:xc + r + dw]
+            X3 = sliding_window_view(sub, (dw, dw), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(S * S, dw * dw, 3)
+        else:
+            X3 = _gather(img, xc - r + dx, yc - r + dy, dw).reshape(S * S, dw * dw, 3)
+        J = len(js)
+        nv = float(vis.sum())
+        T = D.reshape(J, dw * dw, 3)
+        if hidden is None:
+            T = T - T.mean(axis=1, keepdims=True)
+            Xc = X3 - X3.mean(axis=1, keepdims=True)
+        else:
+            v3 = vis[None, :, None]
+            T = (T - (v3 * T).sum(axis=1, keepdims=True) / nv) * v3
+            Xc = (X3 - (v3 * X3).sum(axis=1, keepdims=True) / nv) * v3
         # One position for all: where the candidates fit the whole cell best together
-        # (residual of the best gain, sum over candidates: |X|^2 - <X,T>^2 / |T|^2).
-        Xc = (X.reshape(S * S, dw * dw, 3) - X.reshape(S * S, dw * dw, 3).mean(axis=1, keepdims=True))
-        Xc = Xc.reshape(S * S, -1)
-        xt = Xc @ T.T  # (S*S, J)
-        tt = (T * T).sum(axis=1) + 1e-6
-        pos = int(np.argmin(((Xc * Xc).sum(axis=1)[:, None] - xt * xt / tt).sum(axis=1)))
-        x = Xc[pos].reshape(dw * dw, 3)
+        # (residual of the best gain, sum over candidates: |X|^2 - <X,T>^2 / |T|^2);
+        # hidden pixels take no part.
+        Xf = Xc.reshape(S * S, -1)
+        Tf = T.reshape(J, -1)
+        xt = np.einsum("sp,jp->sj", Xf, Tf, optimize=False)  # (S*S, J); tiny: no BLAS threads
+        tt = np.einsum("jp,jp->j", Tf, Tf) + 1e-6
+        xx = np.einsum("sp,sp->s", Xf, Xf)
+        pos = int(np.argmin((xx[:, None] - xt * xt / tt).sum(axis=1)))
+        x = Xc[pos]
         g = xt[pos] / tt  # (J,)
-        E = ((x[None] - g[:, None, None] * T.reshape(len(js), dw * dw, 3)) ** 2).sum(axis=2)  # (J, P)
-        Em = E[:, mask].sum(axis=1)
-        V = (x * x).sum(axis=1)  # (P,)
-        Vm = max(float(V[mask].sum()), cfg.detail_floor * float(V.mean()) * int(mask.sum()))
+        xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
+        Em = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=(1, 2))
+        Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
         m = 1.0 - Em / Vm
         match.score[k, js] += cfg.detail_weight * (m - m.max())
-    order = np.argsort(-match.score, axis=1)
-    for name in ("cand", "score", "contrast", "colour"):
-        setattr(match, name, np.take_along_axis(getattr(match, name), order, axis=1))
-    match.shift = np.take_along_axis(match.shift, order[:, :, None], axis=1)
+    for name, a in _take({n: getattr(match, n) for n in _PER_CANDIDATE}, np.argsort(-match.score, axis=1)).items():
+        setattr(match, name, a)
+
+
+# --------------------------------------------------------------------------- occlusion
+
+
+def _occlusion(match: _Match, tpl: Templates, cfg: TileConfig) -> None:
+    """Find what hides part of a tile (a figure, a gold stack, its shadow) and compare around it.
+
+    A figure standing on a tile hides a tenth to a third of it: more than the
+    fine score's trimming ignores, so the covered pixels drag the match
+    towards templates that happen to be dark or coloured there (a town under
+    a meeple reads as a crossing), push the right template out of the
+    coarse candidates, or make the tile look like no tile at all.
+
+    Cells of the board (one that matches some tile at least ``occ_seed``,
+    or a neighbour of one) get a mask of hidden pixels
+    (:func:`_hidden_masks`: what none of the cell's best candidates explains,
+    in blobs too wide to be art).  Cells with between ``occ_min`` and
+    ``occ_max`` of the tile hidden are compared with every template on their
+    visible pixels (:func:`_compare_visible`), and scored with the hidden
+    pixels' misfit capped at ``occ_cap`` times the hiding threshold: a
+    pixel wrongly taken for hidden (a road under a meeple, which the old
+    candidates did not explain) still rewards the template that explains it.
+    This runs ``occ_rounds`` times, the mask found again with the new
+    candidates.  Updates ``match`` in place: ``hidden`` (the mask over the
+    fine picture), ``hidden_share`` (N,), ``tau`` (N,) and the rows compared
+    again.
+
+    The same principle as the figure stage (:mod:`scorer.vision.figures`):
+    what the art does not explain stands on it.
+    """
+    _, fine_wb = match.fine
+    N = len(match.cells)
+    match.hidden = np.zeros(fine_wb.shape[:2], np.float32)
+    match.hidden_share = np.zeros(N)
+    match.tau = np.zeros(N)
+    # Cells of the board: a sure tile there or beside it (a tile lies next to a tile).
+    sure = {tuple(c) for c in match.cells[match.score[:, 0] >= cfg.occ_seed].tolist()}
+    board = np.array([any((x + dx, y + dy) in sure for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
+                      for x, y in match.cells.tolist()], bool)
+    # ... that may hold a tile at all: a patch of table beside the board has no figure to see through.
+    if cfg.occ_min_occupancy > 0:
+        board &= _occupancy(match, cfg) >= cfg.occ_min_occupancy
+    rows = np.flatnonzero(board)
+    for _ in range(max(1, cfg.occ_rounds)):
+        if not len(rows):
+            break
+        masks, share, level = _hidden_masks(match, rows, tpl, cfg)
+        pick = (share >= cfg.occ_min) & (share <= cfg.occ_max)
+        match.hidden_share[rows] = share
+        if not pick.any():
+            break
+        rows, masks = rows[pick], masks[pick]
+        match.tau[rows] = cfg.occ_cap * level[pick]
+        _paint_hidden(match, rows, masks, cfg)
+        _compare_visible(match, rows, tpl, cfg)
+
+
+def _hidden_masks(match: _Match, rows: np.ndarray, tpl: Templates, cfg: TileConfig
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell of ``rows``, the pixels of its tile window that none of its candidates explains.
+
+    Each of the cell's ``occ_candidates`` best candidates (tiles a symbol
+    apart are among them: they score alike) is carried by its own fit (gain and
+    offsets, :func:`_robust_scores`) to the window of the best candidate's
+    position; a pixel is hidden when even the best of them misfits it by
+    more than ``occ_noise`` times the cell's median misfit and more than
+    ``occ_level`` times the cell's mean pixel variance.
+
+    Returns
+    -------
+    masks : (R, w, w) uint8 ndarray
+        The window at ``patch_px``: 1 where hidden.  Opened with a disc of
+        radius ``occ_open`` (a thin misfit along a road, a rail or a wall, a
+        pennant a little off, is art, not a figure), then dilated by a pixel.
+    share : (R,) float ndarray
+        Share of each window hidden.
+    level : (R,) float ndarray
+        Each cell's hiding threshold, squared RGB misfit.
+    """
+    _, fine_wb = match.fine
+    px = cfg.patch_px
+    i, w = _inner(px, cfg.inset)
+    P = w * w
+    J = min(cfg.occ_candidates, match.cand.shape[1])
+    Traw = tpl.fine_raw.reshape(len(tpl.fine_raw), P, 3)
+    k3 = np.ones((3, 3), np.uint8)
+    ko = max(1, int(round(cfg.occ_open * px)))
+    kopen = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ko + 1, 2 * ko + 1))
+    masks = np.zeros((len(rows), w, w), np.uint8)
+    levels = np.zeros(len(rows))
+    for a in range(0, len(rows), 64):
+        ks = rows[a:a + 64]
+        off = np.round(match.shift[ks, 0] * px).astype(np.int64)
+        x0 = (match.cells[ks, 0] - match.origin[0]) * px + i + off[:, 0]
+        y0 = (match.cells[ks, 1] - match.origin[1]) * px + i + off[:, 1]
+        X = _gather(fine_wb, x0, y0, w).reshape(-1, 1, P, 3).astype(np.float32)
+        n = len(X)
+        g = match.contrast[ks, :J].astype(np.float32)  # (n, J)
+        b = (match.xmean[ks, :J] - g[..., None] * match.tmean[ks, :J]).astype(np.float32)  # (n, J, 3)
+        D = X - g[:, :, None, None] * Traw[match.cand[ks, :J]] - b[:, :, None, :]
+        R = np.einsum("njpc,njpc->njp", D, D, optimize=False).min(axis=1)  # (n, P)
+        Xc = X[:, 0] - X[:, 0].mean(axis=1, keepdims=True)
+        var = np.einsum("npc,npc->n", Xc, Xc, optimize=False) / P
+        level = np.maximum(cfg.occ_noise * np.median(R, axis=1), cfg.occ_level * var)
+        raw = (R > level[:, None]).reshape(n, w, w).astype(np.uint8)
+        levels[a:a + n] = level
+        for m in range(n):
+            if raw[m].any():
+                masks[a + m] = cv2.dilate(cv2.morphologyEx(raw[m], cv2.MORPH_OPEN, kopen), k3)
+    return masks, masks.reshape(len(rows), -1).mean(axis=1), levels
+
+
+def _paint_hidden(match: _Match, rows: np.ndarray, masks: np.ndarray, cfg: TileConfig) -> None:
+    """Write the masks of ``rows`` (at their best candidates' positions) into ``match.hidden``."""
+    px = cfg.patch_px
+    i, w = _inner(px, cfg.inset)
+    H, W = match.hidden.shape
+    for k, m in zip(rows, masks):
+        off = np.round(match.shift[k, 0] * px).astype(np.int64)
+        x = int(np.clip((match.cells[k, 0] - match.origin[0]) * px + i + off[0], 0, W - w))
+        y = int(np.clip((match.cells[k, 1] - match.origin[1]) * px + i + off[1], 0, H - w))
+        match.hidden[y:y + w, x:x + w] = np.maximum(match.hidden[y:y + w, x:x + w], m)
+
+
+def _compare_visible(match: _Match, rows: np.ndarray, tpl: Templates, cfg: TileConfig, chunk: int = 128) -> None:
+    """Compare cells ``rows`` with every template on their visible pixels; keep the ``top_k`` best.
+
+    Per cell and template, the weighted correlation (one gain, an offset per
+    channel, over the pixels ``match.hidden`` leaves visible; its square, 0
+    for a negative one) at each shift within ``occ_shift`` tiles of the
+    cell's position; the best shift counts.  The ``top_k`` best templates
+    and the cell's own candidates are then scored by :func:`_robust_scores`
+    on the visible pixels, and the ``top_k`` best replace the candidates.
+    """
+    _, fine_wb = match.fine
+    px = cfg.patch_px
+    i, w = _inner(px, cfg.inset)
+    P = w * w
+    r = max(1, int(round(cfg.occ_shift * px)))
+    S = 2 * r + 1
+    dy, dx = np.divmod(np.arange(S * S), S)
+    M = len(tpl.keys)
+    K = match.cand.shape[1]
+    T = np.ascontiguousarray(tpl.fine_raw.reshape(M, P * 3).T.astype(np.float32))  # (P*3, M), channels inner
+    T1 = tpl.fine_raw.reshape(M, P, 3).transpose(1, 0, 2).reshape(P, M * 3).astype(np.float32)
+    T12 = np.ascontiguousarray(np.concatenate([T1, T1 * T1], axis=1))  # (P, 2*M*3): sums of T and T^2 in one product
+    pool_c = np.empty((len(rows), 2 * K), np.int64)
+    pool_o = np.empty((len(rows), 2 * K, 2), np.int64)
+    base = np.round(match.shift[rows, 0] * px).astype(np.int64)  # (R, 2)
+    for a in range(0, len(rows), chunk):
+        ks = rows[a:a + chunk]
+        b = base[a:a + chunk]
+        n = len(ks)
+        xs = ((match.cells[ks, 0] - match.origin[0]) * px + i + b[:, 0] - r)[:, None] + dx
+        ys = ((match.cells[ks, 1] - match.origin[1]) * px + i + b[:, 1] - r)[:, None] + dy
+        X = _gather(fine_wb, xs, ys, w).reshape(n * S * S, P, 3).astype(np.float32)
+        W = 1.0 - _gather(match.hidden, xs, ys, w).reshape(n * S * S, P)
+        cnt = W.sum(axis=1) + 1e-6
+        WX = W[:, :, None] * X
+        sx = WX.sum(axis=1)  # (nS, 3)
+        sxx = (WX * X).sum(axis=(1, 2))  # (nS,)
+        both = W @ T12
+        st = both[:, :M * 3].reshape(-1, M, 3)
+        stt = both[:, M * 3:].reshape(-1, M, 3).sum(axis=2)
+        sxt = WX.reshape(-1, P * 3) @ T  # (nS, M)
+        xm = sx / cnt[:, None]
+        tm = st / cnt[:, None, None]
+        cov = sxt - cnt[:, None] * np.einsum("sc,smc->sm", xm, tm)
+        vt = stt - cnt[:, None] * (tm * tm).sum(axis=2)
+        vx = sxx - cnt * (xm * xm).sum(axis=1)
+        sc = np.where(cov > 0, cov * cov / (np.maximum(vt, 1e-6) * np.maximum(vx, 1e-6)[:, None]), 0.0)
+        sc = sc.reshape(n, S * S, M)
+        best_s = sc.argmax(axis=1)  # (n, M)
+        best = np.take_along_axis(sc, best_s[:, None, :], axis=1)[:, 0]
+        top = np.argsort(-best, axis=1)[:, :K]
+        s_top = np.take_along_axis(best_s, top, axis=1)
+        pool_c[a:a + n, :K] = top
+        pool_o[a:a + n, :K, 0] = b[:, :1] - r + dx[s_top]
+        pool_o[a:a + n, :K, 1] = b[:, 1:] - r + dy[s_top]
+    pool_c[:, K:] = match.cand[rows]
+    pool_o[:, K:] = np.round(match.shift[rows] * px).astype(np.int64)
+    res = _rescore(fine_wb, match.cells[rows], match.origin, pool_c, pool_o, tpl, cfg, cfg.trim, hidden=match.hidden,
+                   tau=match.tau[rows])
+    # A template in both pools (at two positions) keeps its better score only.
+    keep = np.empty((len(rows), K), np.int64)
+    for n in range(len(rows)):
+        _, first = np.unique(res["cand"][n], return_index=True)
+        kn = np.sort(first)[:K]
+        keep[n] = np.concatenate([kn, np.full(K - len(kn), kn[-1])])  # pad with the worst kept
+    _put(match, rows, _take(res, keep))
+    log.debug("occlusion: %d cells compared again on their visible pixels", len(rows))
 
 
 # --------------------------------------------------------------------------- occupancy
@@ -913,34 +1334,61 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
 def _occupancy(match: _Match, cfg: TileConfig) -> np.ndarray:
     """Probability that each examined cell holds a tile, before decoding: (N,) float.
 
-    A logistic model of four cues (weights fitted on synthetic photos, ``occ_*``
-    in ``config.toml``): the best candidate's match score (a tile looks like
-    some template, the table like none); the cell's contrast relative to the
-    photo's typical tile contrast (a plain table is much flatter than any
-    tile); the colour misfit of that candidate (a striped tablecloth may have
-    structure, but not the tile's colours); and the cell's colours weighed
-    against the colours of this photo's table and of its tiles
-    (:func:`_table_llr`).
+    A logistic model (weights fitted on synthetic photos by
+    ``scripts/tile_fit_occupancy.py``, ``occ0_weights`` and ``occ_weights``
+    in ``config.toml``) of the cues of :func:`_occupancy_features`; then the
+    same with the cell's colours weighed against the colours of this photo's
+    table and of its tiles (:func:`_table_llr`, which needs the first model
+    to tell which cells surely are table and tile).
     """
-    z = _occupancy_logit(match, cfg, with_table=False)
-    if cfg.occ_table:
+    F = _occupancy_features(match, cfg)
+    w0 = np.asarray(cfg.occ0_weights, float)
+    z = w0[0] + F @ w0[1:]
+    w = np.asarray(cfg.occ_weights, float)
+    if w[-1]:
         llr = _table_llr(match, 1.0 / (1.0 + np.exp(-z)), cfg)
-        z = _occupancy_logit(match, cfg, with_table=True) + cfg.occ_table * llr
+        z = w[0] + F @ w[1:-1] + w[-1] * llr
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def _occupancy_logit(match: _Match, cfg: TileConfig, *, with_table: bool) -> np.ndarray:
+#: The cues of the occupancy model, in the order of ``occ0_weights`` (after the bias).
+OCCUPANCY_FEATURES = ("score", "contrast", "colour", "tint", "hidden")
+
+
+def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
+    """The cues of occupancy per examined cell: (N, 5) float, :data:`OCCUPANCY_FEATURES`.
+
+    * ``score``: the best candidate's match score (a tile looks like some
+      template, the table like none);
+    * ``contrast``: log of the cell's contrast relative to the photo's
+      typical tile contrast (a plain table is much flatter than any tile);
+    * ``colour``: log of the best candidate's colour misfit relative to the
+      cell's variance (a striped tablecloth may have structure, but not the
+      tile's colours);
+    * ``tint``: log of the colour misfit when the template is carried by the
+      photo's typical gain instead of the cell's own, less the typical misfit
+      of the sure tiles, relative to their typical variance: unlike
+      ``colour`` it stays small for a tile whose structure is hidden or faint
+      (a monk on a cloister leaves plain field, which is field-green);
+    * ``hidden``: the share of the tile hidden by figures (:func:`_occlusion`).
+
+    "Sure" cells score at least ``sure_score`` (at least the three best).
+    """
     best = match.score[:, 0]
     contrast = match.contrast[:, 0]
     sure = best >= cfg.sure_score
-    if sure.sum() < 3:
-        sure = best >= np.quantile(best, 0.8)
+    if sure.sum() < 3:  # a small board, a hard photo: its three best cells
+        sure = best >= np.sort(best)[-min(3, len(best))]
     gain = float(np.median(contrast[sure])) if sure.any() else 1.0
     rel = np.log(np.clip(contrast / max(gain, 1e-6), 0.02, 10.0))
     colour = np.log(np.maximum(match.colour[:, 0], 0.0) + 0.01)
-    if with_table:
-        return cfg.occ_bias + cfg.occ_score * best + cfg.occ_contrast * rel + cfg.occ_colour * colour
-    return cfg.occ0_bias + cfg.occ0_score * best + cfg.occ0_contrast * rel + cfg.occ0_colour * colour
+    b = match.xmean[:, 0] - gain * match.tmean[:, 0]
+    b = b - b.mean(axis=1, keepdims=True)
+    ref = np.median(b[sure], axis=0) if sure.any() else np.zeros(3)
+    spread = float(np.median(match.spread[sure, 0])) if sure.any() else 1.0
+    tint = np.log(((b - ref) ** 2).sum(axis=1) / max(spread, 1.0) + 0.01)
+    hidden = match.hidden_share if match.hidden_share is not None else np.zeros(len(best))
+    return np.stack([best, rel, colour, tint, hidden], axis=1)
 
 
 def _table_llr(match: _Match, p0: np.ndarray, cfg: TileConfig, bins: int = 12) -> np.ndarray:
@@ -1033,12 +1481,9 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
             continue
         pool = np.array(sorted(set(options) | set(int(t) for t in match.cand[k])))[None, :]
         one = match.cells[k:k + 1]
-        _, off = _fine_offsets(fine_img, one, region.origin, pool, match.centre[k:k + 1], tpl, cfg)
-        cand, score, shift, contrast, colour = _rescore(fine_wb, one, region.origin, pool, off, tpl, cfg,
-                                                        cfg.repair_trim)
-        K = match.cand.shape[1]
-        match.cand[k], match.score[k], match.shift[k] = cand[0, :K], score[0, :K], shift[0, :K]
-        match.contrast[k], match.colour[k] = contrast[0, :K], colour[0, :K]
+        _, off = _fine_offsets(fine_img, one, region.origin, pool, match.centre[k:k + 1], tpl, cfg, match.search)
+        _put(match, np.array([k]), _rescore(fine_wb, one, region.origin, pool, off, tpl, cfg, cfg.repair_trim,
+                                            hidden=match.hidden, tau=None if match.tau is None else match.tau[k:k + 1]))
         done.append(k)
     done = np.array(done, dtype=np.int64)
     if len(done):
@@ -1238,6 +1683,9 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     debug = dict(stats)
     debug.update({"cells_examined": len(cells), "templates": len(tpl.keys),
                   "phase_shift": list(phase),
+                  "hidden": [] if match.hidden_share is None else
+                  [[int(c[0]), int(c[1]), round(float(h), 3)] for c, h in zip(match.cells, match.hidden_share)
+                   if h >= cfg.occ_min],
                   "seconds": {"templates": t1 - t0, "rectify": t2 - t1, "match": t3 - t2, "decode": t4 - t3}})
     log.debug("tiles: %d occupied of %d cells; %s", len(readings), len(cells), debug["seconds"])
     rect = region.image.copy()
