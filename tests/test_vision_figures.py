@@ -17,7 +17,7 @@ from scorer.errors import ScorerError
 from scorer.evaluate import compare_boards
 from scorer.render.synth import SynthParams, synthesize
 from scorer.vision import colour
-from scorer.vision.figures import FigureConfig, camera_from_grid, read_figures
+from scorer.vision.figures import FigureConfig, _figure_colours, _shading_fit, camera_from_grid, read_figures
 from scorer.vision.grid import Grid
 
 
@@ -99,6 +99,23 @@ GOLDRUSH = {
     ],
     "sheriff": {"x": 1, "y": 0, "at": "N"},
     "tents": [{"player": "green", "x": 1, "y": 1, "at": "W"}],
+}
+
+
+#: Four tents and five cowboys on the mountains, black figures on the dark rock among them.
+TENTS = {
+    "format": "carcassonne-board/1", "game": "goldrush", "expansions": ["sheriff"],
+    "players": ["black", "yellow", "red", "green", "blue"],
+    "tiles": [
+        {"x": 0, "y": 0, "tile": "GR13", "rot": 0}, {"x": 1, "y": 0, "tile": "GR22", "rot": 0},
+        {"x": 2, "y": 0, "tile": "GR13", "rot": 0}, {"x": 0, "y": 1, "tile": "GR07", "rot": 0},
+        {"x": 1, "y": 1, "tile": "GR22", "rot": 0}, {"x": 2, "y": 1, "tile": "GR06", "rot": 0},
+    ],
+    "tents": [{"player": "red", "x": 0, "y": 0, "at": "N"}, {"player": "blue", "x": 1, "y": 0, "at": "E"},
+              {"player": "yellow", "x": 2, "y": 1, "at": "N"}, {"player": "black", "x": 0, "y": 1, "at": "W"}],
+    "meeples": [{"player": "red", "x": 0, "y": 0, "at": "S"}, {"player": "blue", "x": 1, "y": 1, "at": "W"},
+                {"player": "yellow", "x": 2, "y": 0, "at": "N"}, {"player": "green", "x": 1, "y": 0, "at": "W"},
+                {"player": "black", "x": 2, "y": 0, "at": "S"}],
 }
 
 
@@ -197,3 +214,89 @@ def test_no_tiles_no_figures_and_bad_input_rejected(base_scene):
         read_figures(result.image, grid, {}, game="chess")
     with pytest.raises(ScorerError, match="unknown colour 'purple'"):
         read_figures(result.image, grid, {}, players=["purple"])
+
+
+def test_misread_tile_replaced_not_read_as_figures(goldrush_scene):
+    """Given the Sheriff's tile (1, 0) misread as GR13 turned once (mountains east and west), when read
+    without the second look at the tiles, then its art's difference from the photo gives extra figures;
+    with it, GR06 is found there, and exactly the six figures are read, every location right."""
+    result, grid = goldrush_scene
+    truth = result.truth
+    placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+    placements[(1, 0)] = (truth.catalog["GR13"], 1)
+    blind = read_figures(result.image, grid, placements, FigureConfig(refit=False), game="goldrush")
+    cmp = compare_boards(truth, _as_board(truth, blind), offset=(0, 0))
+    assert cmp.figures_pred > cmp.figures_truth == 6
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")
+    cmp = compare_boards(truth, _as_board(truth, reading), offset=(0, 0))
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched, cmp.location_right) == (6, 6, 6, 6)
+    assert {c: (t["tile"], t["rot"]) for c, t in reading.tiles.items()} == {(1, 0): ("GR06", 0)}
+    assert reading.tiles[(1, 0)]["misfit"] < reading.tiles[(1, 0)]["misfit_read"]
+
+
+def test_right_tiles_are_kept(base_scene, goldrush_scene):
+    """Given the true tiles of both scenes, when read, then the second look replaces none of them."""
+    for (result, grid), players in ((base_scene, BASE["players"]), (goldrush_scene, GOLDRUSH["players"])):
+        truth = result.truth
+        placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+        reading = read_figures(result.image, grid, placements, FigureConfig(), game=truth.game, players=players)
+        assert reading.tiles == {} and reading.unreadable == []
+
+
+def test_cell_showing_no_tile_is_unreadable(goldrush_scene):
+    """Given a tile read on the empty table south of the board (0, 2), when read, then that cell is
+    unreadable, nothing is read on it, and the six figures are still read exactly."""
+    result, grid = goldrush_scene
+    truth = result.truth
+    placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+    placements[(0, 2)] = (truth.catalog["GR19"], 0)
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")
+    assert reading.unreadable == [(0, 2)]
+    cells = [(f["x"], f["y"]) for f in reading.meeples + reading.tents + reading.ore]
+    assert (0, 2) not in cells
+    truth_board = _as_board(truth, reading)
+    truth_board.tiles[(0, 2)] = Placement(0, 2, truth.catalog["GR19"], 0)
+    cmp = compare_boards(truth, truth_board, offset=(0, 0))
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (6, 6, 6)
+
+
+def test_tents_told_from_cowboys_of_their_colours():
+    """Given four tents beside cowboys of their own colours (the black tent on the dark rock), when read,
+    then exactly the four tents and five cowboys are found, every colour and location right."""
+    result, grid = _scene(TENTS, seed=23)
+    truth = result.truth
+    placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush",
+                           players=TENTS["players"])
+    assert sorted((t["player"], t["x"], t["y"], t["at"]) for t in reading.tents) == [
+        ("black", 0, 1, "W"), ("blue", 1, 0, "E"), ("red", 0, 0, "N"), ("yellow", 2, 1, "N")]
+    cmp = compare_boards(truth, _as_board(truth, reading), offset=(0, 0))
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (9, 9, 9)
+    assert (cmp.colour_right, cmp.location_right) == (9, 9)
+
+
+def test_shading_fit_follows_the_faces():
+    """Given a figure lit 200 on one face and 90 on the other (noise 3), then the two faces explain over
+    99% of its shading, and planes cut across them explain none."""
+    lum = np.full((20, 20), 200.0)
+    lum[:, 10:] = 90.0
+    lum += np.random.default_rng(0).normal(0.0, 3.0, lum.shape)
+    faces = np.zeros((20, 20), int)
+    faces[:, 10:] = 1
+    across = np.zeros((20, 20), int)
+    across[10:, :] = 1
+    soft = np.ones((20, 20))
+    assert _shading_fit(lum, soft, faces) > 0.99
+    assert _shading_fit(lum, soft, across) < 0.01
+    assert _shading_fit(lum, np.zeros((20, 20)), faces) == 0.0
+
+
+def test_figure_colours_raise_gold_on_a_like_art():
+    """Given pixels of the gold bars' gold differing from their art by 0.35, 0.30 and 0.10, and a
+    grass-green one by 0.35, when compared with the figure colours, then the first two become
+    figure pixels (0.5), the third stays below the comparison, and the green one stays as it was."""
+    gold = colour.PROTOTYPES["gold"]
+    norm = np.array([[gold, gold, gold, (90.0, 170.0, 60.0)]], np.float32)
+    res = np.array([[0.35, 0.30, 0.10, 0.35]], np.float32)
+    _figure_colours(res, norm, ["red", "blue"], FigureConfig())
+    assert res[0].tolist() == pytest.approx([0.5, 0.5, 0.1, 0.35])

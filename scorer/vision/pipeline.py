@@ -165,9 +165,13 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: vconfig.VisionConfig, second
     placements = {c: (catalog[r.tile_id], r.rot) for c, r in tiles.cells.items()}
     t0 = time.perf_counter()
     figs = read_figures(rgb, grid, placements, cfg.figures, players=list(players) if players else None, game=game,
-                        art_dir=art_dir, appearance=appearance)
+                        art_dir=art_dir, appearance=appearance, catalog=catalog, adopt_tiles=True)
     seconds["figures"] = time.perf_counter() - t0
 
+    # The figure stage's second look replaces tiles that another tile explains clearly better.
+    for c, look in getattr(figs, "tiles", {}).items():
+        if c in placements and look["tile"] in catalog:
+            placements[c] = (catalog[look["tile"]], int(look["rot"]))
     board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
     board.extra["photo"] = {
         "source": None if isinstance(source, np.ndarray) else str(source),
@@ -187,8 +191,18 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         extra = {"confidence": round(float(r.confidence), 3)}
         if r.alternatives:
             extra["alternatives"] = r.alternatives
-        tile = catalog[r.tile_id]
-        board.tiles[(x, y)] = Placement(x, y, tile, r.rot, None, extra)
+        tile, rot = catalog[r.tile_id], r.rot
+        look = getattr(figs, "tiles", {}).get((x, y))
+        if look is not None and look["tile"] in catalog:
+            # Read again by the figure stage, where the art of the tile first read
+            # left much of the cell unexplained: that reading becomes the runner-up.
+            first = {"tile": r.tile_id, "rot": r.rot, "confidence": round(float(r.confidence), 3)}
+            extra = {"confidence": round(max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)), 3),
+                     "alternatives": [first] + [a for a in (r.alternatives or [])
+                                                if (a.get("tile"), a.get("rot")) != (look["tile"], look["rot"])][:3],
+                     "reread": True}
+            tile, rot = catalog[look["tile"]], int(look["rot"])
+        board.tiles[(x, y)] = Placement(x, y, tile, rot, None, extra)
     for m in figs.meeples:
         extra = {k: v for k, v in m.items() if k not in ("player", "x", "y", "at")}
         board.meeples.append(Figure(m["player"], m["x"], m["y"], m["at"], extra))
