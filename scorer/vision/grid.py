@@ -3,23 +3,38 @@
 Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
 
 1. line segments (OpenCV's LSD) on the grey image;
-2. two vanishing points by RANSAC over segment pairs: the two families of tile
-   seams (any camera tilt, any in-plane rotation);
-3. projective rectification (the vanishing line sent to infinity) and an affine
-   map that makes the two families axis-parallel;
-4. the lattice period and phase of each family from the seam positions: the
-   period that explains the most seam length *and* leaves the fewest lattice
-   lines without any seam (so neither half nor double the tile size wins);
-5. refinement: every segment near a lattice line is snapped to it and the
-   homography is re-fitted (RANSAC, then least squares), a few rounds;
-6. north: of the four quarter-turns of the lattice, the one whose north points
+2. seam families: vanishing points by RANSAC over segment pairs (tile seams,
+   but also wood grain, cloth patterns, box edges), searched once and re-fitted
+   for each trial lens distortion ``k1``;
+3. for every pair of families that can be perpendicular on the table:
+   projective rectification (the vanishing line sent to infinity), an affine map
+   that makes the two families axis-parallel, and a few candidate periods and
+   phases per family from the seam positions; only period pairs that make
+   square cells for a plausible focal length are kept;
+4. every candidate lattice is scored by the tiles it frames: cells with a seam
+   segment on all four sides, each weighted by how unlike its neighbours it
+   looks (tiles differ, the squares of a checked cloth repeat), times the share
+   of partly framed cells that are fully framed, times the balance of seams on
+   odd and even lines (half the tile size puts every other line through the
+   middle of the tiles).  When the lattice framing most cells is a repeating
+   pattern, its segments are set aside and the search runs again;
+5. the winner is settled on the seams: moved by half a cell, or its period
+   halved or doubled, when the seam coverage of the lines half a cell off says
+   so;
+6. least-squares fit of the homography and the radial distortion ``k1``, ``k2``
+   to every seam near a lattice line (point-to-line distances in pixels, Cauchy
+   loss, Levenberg-Marquardt), grown outwards from the middle of the board;
+7. north: of the four quarter-turns of the lattice, the one whose north points
    most nearly to the top of the photo.
 
 The result maps photo pixels to lattice coordinates in tile units: cell
 ``(i, j)`` covers ``[i, i+1] x [j, j+1]``, ``i`` east, ``j`` south.
 
 References: R. Hartley, A. Zisserman, *Multiple View Geometry*, 2nd ed., §2.7
-(affine rectification from the vanishing line), §8.6 (vanishing points).
+(affine rectification from the vanishing line), §8.6 (vanishing points, the
+image of the absolute conic), §4.5 and A6 (iterative minimisation,
+Levenberg-Marquardt); R. Grompone von Gioi et al., LSD: a line segment
+detector, IPOL 2012.
 """
 
 from __future__ import annotations
@@ -39,28 +54,51 @@ log = logging.getLogger(__name__)
 class GridConfig:
     """Thresholds of grid detection (``config.toml`` section ``[grid]``)."""
 
-    work_side: int = 1600
+    # Segments and seam families.
+    work_side: int = 1600  # longest side of the working copy, pixels
+    clahe: float = 0.0  # local contrast equalisation before the segments (0: off)
     min_segment: float = 0.009  # of the image diagonal
     vp_iterations: int = 600
+    vp_score_segments: int = 800  # segments a vanishing point hypothesis is scored on
     vp_angle_deg: float = 1.5
-    family_sep_deg: float = 25.0
     min_family_segments: int = 6
-    period_min_frac: float = 0.02  # tile size bounds, fraction of the rectified span
-    period_max_frac: float = 0.8
-    snap_tol: float = 0.12  # tile units
-    refine_rounds: int = 4
-    min_seam_support: float = 0.35
     max_families: int = 4
     family_angle_deg: float = 2.5
+    k1_candidates: tuple = (0.0, 0.05, 0.1)  # trial lens distortions of the search
+    # Periods and square cells.
     max_cos: float = 0.25  # of the angle between the two families on the table
+    focal_min: float = 0.6  # focal length range, half image diagonals (phones: about 1-2.5)
+    focal_max: float = 4.0
+    perp_slack: float = 0.03  # focal lengths within this |cos| of the most perpendicular are plausible
+    square_tol: float = 1.15  # tolerance of the cell aspect ratio on the table
+    period_min_frac: float = 0.02  # tile size bounds, fraction of the rectified span
+    period_max_frac: float = 0.8
     period_candidates: int = 3
-    k1_candidates: tuple = (0.0, 0.05, 0.1)
-    clahe: float = 0.0
-    score_px: int = 16
-    max_lattice_cells: int = 80
-    seam_ratio: float = 1.3
-    seam_min: float = 4.0
+    period_steps: int = 600
+    period_segments: int = 600  # longest seams of a family the period search looks at
+    period_window: int = 4  # seam position kernel half-width, 48ths of a period
+    period_near: float = 0.08  # a lattice line carries a seam this close, fraction of a period
+    # Choosing the lattice.
+    snap_tol: float = 0.12  # tile units
+    rescore: int = 40  # candidates checked against the photo
+    max_scored_cells: int = 3000
+    repeat_grey: float = 8.0  # mean grey difference below which two cells look alike (a cloth's pattern)
+    min_parity_balance: float = 0.5  # seams on odd vs even lattice lines; less is half the tile size
+    pattern_passes: int = 2  # repeating patterns (a checked cloth) set aside, at most
+    pattern_min_cells: int = 12
+    pattern_rank: int = 3  # a pattern's square has this many look-alikes among its 12 neighbours
+    pattern_tileness: float = 0.25  # median tileness of its framed cells below which a lattice is a pattern
+    pattern_tol: float = 0.06  # segments this close to a pattern's lines are set aside, its cells
+    shift_ratio: float = 1.25  # lines half a cell off this much better covered: move the lattice
+    halve_ratio: float = 0.7  # lines half a cell off nearly as well covered: halve the period
     min_framed_cells: float = 0.05
+    min_seam_support: float = 0.35
+    # Least-squares fit.
+    fit_radii: tuple = (2.5, 4.0, 6.0, 9.0, 1000.0)  # fit rounds: seams this far from the middle, tiles
+    fit_tols: tuple = (0.25, 0.2, 0.2, 0.15, 0.15)  # and this close to a lattice line, tile units
+    fit_steps: int = 30
+    fit_loss_px: float = 3.0  # Cauchy loss scale, working-image pixels
+    fit_lens_prior: float = 300.0  # pixels of residual per unit of k1, k2 away from the start
 
 
 #: Mean brightness (0-255) below which a photo without seams is called too dark.
@@ -71,9 +109,9 @@ DARK_LUMINANCE = 35.0
 class Grid:
     """A tile lattice found in a photo.
 
-    The model is a pinhole homography plus one-parameter radial (barrel) lens
-    distortion: with photo pixels ``p``, centre ``c`` and ``norm`` half the photo
-    diagonal, ``q = (p - c) / norm`` and ``u = q (1 + k1 |q|^2)`` are undistorted
+    The model is a pinhole homography plus radial (barrel) lens distortion:
+    with photo pixels ``p``, centre ``c`` and ``norm`` half the photo diagonal,
+    ``q = (p - c) / norm`` and ``u = q (1 + k1 |q|^2 + k2 |q|^4)`` are undistorted
     normalised coordinates, and ``Hn @ (u, 1)`` gives lattice coordinates in tile
     units (cell ``(i, j)`` covers ``[i, i+1] x [j, j+1]``, ``i`` east, ``j`` south).
 
@@ -89,6 +127,11 @@ class Grid:
         Share of lattice lines near the board that are backed by seams (0-1).
     segments : int
         Line segments that agree with the lattice.
+    debug : dict
+        What the search saw (``framed_cells``; ``start``: the lattice before the
+        least-squares fit, north up, with its ``k1``), for development.
+    k2 : float
+        Second radial distortion coefficient.
     """
 
     Hn: np.ndarray
@@ -97,6 +140,7 @@ class Grid:
     support: float = 0.0
     segments: int = 0
     debug: dict = field(default_factory=dict)
+    k2: float = 0.0
 
     @property
     def _norm(self) -> tuple[np.ndarray, float]:
@@ -117,18 +161,14 @@ class Grid:
         """Photo pixels (N, 2) -> lattice coordinates (N, 2), tile units."""
         c, n = self._norm
         q = (np.asarray(pts, dtype=np.float64).reshape(-1, 2) - c) / n
-        u = q * (1 + self.k1 * np.sum(q * q, axis=1, keepdims=True))
-        return _apply(self.Hn, u)
+        return _apply(self.Hn, _undistort(q, self.k1, self.k2))
 
     def to_photo(self, pts: np.ndarray) -> np.ndarray:
         """Lattice coordinates (N, 2), tile units -> photo pixels (N, 2)."""
         c, n = self._norm
         u = _apply(np.linalg.inv(self.Hn), np.asarray(pts, dtype=np.float64).reshape(-1, 2))
-        q = u.copy()
-        if self.k1:
-            for _ in range(8):  # fixed point of u = q (1 + k1 |q|^2)
-                q = u / (1 + self.k1 * np.sum(q * q, axis=1, keepdims=True))
-        return q * n + c
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _distort(u, self.k1, self.k2) * n + c
 
     def cell_corners(self, cell: tuple[int, int]) -> np.ndarray:
         """(4, 2) photo pixels of a cell's NW, NE, SE, SW corners."""
@@ -256,13 +296,13 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
         exc.seen["segments"] = segs / scale
         raise exc
     try:
-        return _lattice_from_segments(segs, gray.shape, (h, w), cfg)
+        return _lattice_from_segments(segs, _Evidence(gray, cfg), (h, w), cfg)
     except TableNotFoundError as exc:
         exc.seen.setdefault("segments", segs / scale)
         raise
 
 
-def _lattice_from_segments(segs: np.ndarray, work_shape: tuple[int, int], shape: tuple[int, int],
+def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple[int, int],
                            cfg: GridConfig) -> Grid:
     h, w = shape
     if len(segs) < 2 * cfg.min_family_segments:
@@ -271,51 +311,291 @@ def _lattice_from_segments(segs: np.ndarray, work_shape: tuple[int, int], shape:
             "photograph the tiles from closer, with more light and less blur"
         )
     # Normalised coordinates: centre at 0, unit = half the diagonal.
-    hs, ws = work_shape
+    hs, ws = evidence.hs, evidence.ws
     half = 0.5 * np.hypot(ws, hs)
     q1 = (segs[:, :2] - [ws / 2, hs / 2]) / half
     q2 = (segs[:, 2:4] - [ws / 2, hs / 2]) / half
     # Lens distortion bends the seams: the lattice search runs for a few values of
-    # k1 and the lattice that frames the most tiles wins.
-    best = None
-    for k1 in cfg.k1_candidates:
-        p1, p2 = _undistort(q1, k1), _undistort(q2, k1)
-        found = _best_lattice(p1, p2, cfg)
-        log.debug("k1 %.3f: best lattice frames %.2f", k1, found[1] if found else 0.0)
-        if found is not None and (best is None or found[1] > best[1] * 1.05):
-            best = (found[0], found[1], k1, np.c_[p1, p2])
+    # k1 and the lattice that frames the most tiles wins.  A checked table cloth is
+    # a lattice too, often framing far more squares than there are tiles: when the
+    # lattice framing most cells is such a repeating pattern, the segments on its
+    # lines are set aside and the search runs again (a pass that finds nothing
+    # leaves the previous pass's candidates).
+    keep = np.ones(len(q1), bool)
+    pool: list[tuple] = []
+    for attempt in range(cfg.pattern_passes + 1):
+        cands = []
+        seeds = None
+        # The families are searched for at the middle distortion and re-fitted at the others.
+        order = sorted(range(len(cfg.k1_candidates)), key=lambda i: abs(i - (len(cfg.k1_candidates) - 1) / 2))
+        for n in order:
+            k1 = cfg.k1_candidates[n]
+            p1, p2 = _undistort(q1[keep], k1), _undistort(q2[keep], k1)
+            found, fams = _candidates(p1, p2, cfg, seeds)
+            seeds = seeds or fams
+            log.debug("k1 %.3f: %d candidates, best lattice frames %.2f", k1, len(found),
+                      max((c[1] for c in found), default=0.0))
+            # A slightly better frame count does not buy more lens distortion.
+            cands += [(H, score * (1 - 0.05 * n), k1, np.c_[p1, p2], keep) for H, score in found]
+        cands.sort(key=lambda c: -c[1])
+        pool = cands[:cfg.rescore] or pool
+        if not cands or attempt == cfg.pattern_passes or not _is_pattern(cands[0], evidence, cfg):
+            break
+        H, _, k1 = cands[0][:3]
+        on = _on_lattice(H, _undistort(q1, k1), _undistort(q2, k1), cfg.pattern_tol)
+        if (keep & ~on).sum() < 2 * cfg.min_family_segments:
+            break
+        log.debug("the lattice framing most cells is a repeating pattern: %d segments set aside", (on & keep).sum())
+        keep = keep & ~on
+    best = _choose(pool, evidence, cfg)
     if best is None or best[1] < cfg.min_framed_cells:
         raise TableNotFoundError(
             "no regular tile grid found (no cells framed by seams); take the photo closer, "
             "more from above (less tilt) and with more light"
         )
-    best_k1, usegs = best[2], best[3]
-    Hn, support, used, _ = _refine(best[0], usegs, cfg)
+    H0, score, k1_0, usegs0, keep = best
+    H0 = _settle(H0, usegs0, cfg)
+    q1, q2 = q1[keep], q2[keep]
+    # The board: the cells the lattice frames (or, failing that, all its seams).
+    out: list = []
+    _framed_cells(H0, usegs0, 2 * cfg.snap_tol, cells_out=out)
+    board = out[0] + 0.5 if out and len(out[0]) else None
+    Hn, k1, k2, _ = _fit(H0, k1_0, q1, q2, half, cfg, None if board is None else np.median(board, axis=0))
+    probe = np.r_[q1, q2] if board is None else _distort(_apply(np.linalg.inv(H0), board), k1_0)
+    if not _close((H0, k1_0, 0.0), (Hn, k1, k2), probe):
+        log.debug("the least-squares fit moved the lattice too far: kept the lattice found")
+        Hn, k1, k2 = H0, k1_0, 0.0
+    usegs = np.c_[_undistort(q1, k1, k2), _undistort(q2, k1, k2)]
+    support, used = _support(Hn, usegs, cfg)
     framed = _framed_cells(Hn, usegs, cfg.snap_tol)
-    log.debug("grid: k1 %.3f, %.2f cells framed before refinement, %.2f after", best_k1, best[1], framed)
+    log.debug("grid: k1 %.3f k2 %.3f, %.2f tiles framed before the fit, %.2f cells after; seam support %.2f",
+              k1, k2, score, framed, support)
+    # The working copy and the photo share normalised coordinates (same centre and
+    # half-diagonal, up to rounding of the resize), so Hn serves both.
+    grid = Grid(Hn, (h, w), k1, support, used, {"framed_cells": framed}, k2)
     if support < cfg.min_seam_support:
         exc = TableNotFoundError(
             f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
             "take the photo from closer, with more light and less tilt"
         )
-        exc.seen["grid"] = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
+        exc.seen["grid"] = grid
         raise exc
-    # The working copy and the photo share normalised coordinates (same centre and
-    # half-diagonal, up to rounding of the resize), so Hn serves both.
-    grid = Grid(Hn, (h, w), best_k1, support, used, {"framed_cells": framed})
     grid.Hn = _north_up(grid)
+    grid.debug["start"] = (_north_up(Grid(H0, (h, w), k1_0)), k1_0)
     return grid
 
 
-def _best_lattice(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float] | None:
-    """The lattice homography (undistorted normalised coords -> tile units) framing most tiles.
+def _choose(cands: list, evidence: "_Evidence", cfg: GridConfig) -> tuple | None:
+    """The candidate ``(H, score, k1, segments, mask)`` that frames the most tiles (:func:`_tile_score`)."""
+    best = None
+    for H, _, k1, usegs, mask in cands:
+        score = _tile_score(H, k1, usegs, evidence, cfg)
+        if best is None or score > best[1]:
+            best = (H, score, k1, usegs, mask)
+    return best
+
+
+def _is_pattern(cand: tuple, evidence: "_Evidence", cfg: GridConfig) -> bool:
+    """Whether a candidate lattice frames a repeating pattern (a checked cloth) rather than tiles."""
+    H, _, k1, usegs = cand[:4]
+    out: list = []
+    _framed_cells(H, usegs, 2 * cfg.snap_tol, cells_out=out)
+    if not out or len(out[0]) < cfg.pattern_min_cells or len(out[0]) > cfg.max_scored_cells:
+        return False
+    return bool(np.median(evidence.tileness(H, k1, out[0], cfg.pattern_rank)) < cfg.pattern_tileness)
+
+
+def _on_lattice(H: np.ndarray, p1: np.ndarray, p2: np.ndarray, tol: float) -> np.ndarray:
+    """Segments (undistorted ends ``p1``, ``p2``) lying along a line of the lattice ``H``."""
+    a = _apply(H, p1)
+    b = _apply(H, p2)
+    d = np.abs(b - a)
+    on = np.zeros(len(p1), bool)
+    for across, along in ((0, 1), (1, 0)):
+        k = np.round(0.5 * (a[:, across] + b[:, across]))
+        on |= ((d[:, along] > 8 * d[:, across]) & (np.abs(a[:, across] - k) < tol)
+               & (np.abs(b[:, across] - k) < tol))
+    return on
+
+
+def _tile_score(H: np.ndarray, k1: float, usegs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> float:
+    """How many tiles a lattice frames.
+
+    ``t * t / n2 * min(1, balance / min_parity_balance) ** 2``: ``t`` sums the
+    tileness (:meth:`_Evidence.tileness`) of the cells framed on all four sides
+    (:func:`_framed_cells`), so that the squares of a checked cloth, framed by
+    seams as well as tiles are, count little; ``t / n2`` is the share of the
+    cells with two framed sides or more that look like framed tiles; the
+    parity balance (:func:`_parity_balance`) falls for half the tile size.
+    """
+    out: list = []
+    _framed_cells(H, usegs, 2 * cfg.snap_tol, cells_out=out)
+    cells, n2 = out if out else (np.zeros((0, 2)), 0)
+    if not n2 or len(cells) > cfg.max_scored_cells:
+        return 0.0
+    t = evidence.tileness(H, k1, cells).sum()
+    bal = _parity_balance(H, usegs, cfg.snap_tol)
+    score = t * t / n2 * min(1.0, bal / cfg.min_parity_balance) ** 2
+    log.debug("lattice: %d framed cells look like %.1f tiles, %d with 2 seams or more, parity balance %.2f: %.2f",
+              len(cells), t, n2, bal, score)
+    return float(score)
+
+
+def _line_cover(H: np.ndarray, segs: np.ndarray, tol: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Seam coverage of every lattice line, for lines ``u = k`` and lines ``v = k``.
+
+    Returns, per family, the line numbers ``k`` (consecutive, from the lowest to
+    the highest line with a seam) and the length of each covered by segments
+    within ``tol`` of it, in tenths of a tile (overlaps counted once).
+    """
+    a = _apply(H, segs[:, :2])
+    b = _apply(H, segs[:, 2:4])
+    out = []
+    finite = bool(np.all(np.isfinite(a)) and np.all(np.isfinite(b)))
+    for along, across in ((1, 0), (0, 1)):
+        empty = (np.zeros(0, np.int64), np.zeros(0))
+        if not finite:
+            out.append(empty)
+            continue
+        lo_ = np.minimum(a[:, along], b[:, along])
+        hi_ = np.maximum(a[:, along], b[:, along])
+        k = np.round(0.5 * (a[:, across] + b[:, across]))
+        ok = ((hi_ - lo_) > 3 * np.abs(a[:, across] - b[:, across])) & (hi_ - lo_ < 50)
+        ok &= (np.abs(a[:, across] - k) < tol) & (np.abs(b[:, across] - k) < tol) & (np.abs(k) < 10_000)
+        if not ok.any():
+            out.append(empty)
+            continue
+        f = np.floor(lo_[ok] * 10).astype(np.int64)
+        n = np.ceil(hi_[ok] * 10).astype(np.int64) - f
+        rep = np.repeat(np.arange(len(n)), n)
+        bins = f[rep] + (np.arange(len(rep)) - np.repeat(np.cumsum(n) - n, n))
+        kk = k[ok][rep].astype(np.int64)
+        uniq = np.unique((kk + 50_000) * 10_000_000 + (bins + 5_000_000))
+        ks, cov = np.unique(uniq // 10_000_000 - 50_000, return_counts=True)
+        full = np.zeros(ks.max() - ks.min() + 1)
+        full[ks - ks.min()] = cov
+        out.append((np.arange(ks.min(), ks.max() + 1), full))
+    return out
+
+
+def _parity(H: np.ndarray, segs: np.ndarray, tol: float) -> np.ndarray:
+    """(2, 2): mean seam coverage of the even and the odd lines, for each family (:func:`_line_cover`)."""
+    out = np.zeros((2, 2))
+    for f, (ks, cov) in enumerate(_line_cover(H, segs, tol)):
+        if not len(ks):
+            continue
+        # The board's span: lines between 5% and 95% of the coverage (a table edge or a
+        # box far off does not count).
+        c = np.cumsum(cov) / cov.sum()
+        inside = (c >= 0.05) & (np.r_[0.0, c[:-1]] <= 0.95)
+        for par in (0, 1):
+            sel = inside & ((ks % 2) == par)
+            out[f, par] = cov[sel].mean() if sel.any() else 0.0
+    return out
+
+
+def _parity_balance(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
+    """How evenly the seams cover the even and the odd lattice lines (0-1, the worse family).
+
+    On the tile lattice every line between tiles is a seam along the whole
+    board.  Half the tile size puts every other line through the middle of the
+    tiles, where only a road or a city wall here and there runs along it: one
+    parity of lines is then covered much less than the other.
+    """
+    par = _parity(H, segs, tol)
+    return float(min(par[f].min() / max(par[f].max(), 1e-9) for f in (0, 1)))
+
+
+def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    """Put the lattice's lines on the seams and its period at one tile.
+
+    Seams inside the tiles (roads, rivers, city walls) can pull the period
+    search to half the tile size, or the phase half a tile off, and faint seams
+    let a lattice of 2 x 2 tiles frame more cells than the tile lattice.  The
+    seam coverage (:func:`_parity`) of the lattice's lines against the lines
+    half a cell off decides, family by family: when the lines half a cell off
+    carry more seams, the lattice moves by half a cell; when every other line
+    of the lattice carries few seams, the period is doubled, onto the better
+    covered lines; when the lines half a cell off carry nearly as many seams as
+    the lattice's own, the period is halved.
+    """
+    tol = cfg.snap_tol
+    for _ in range(4):
+        # Family 0: lines u = k, family 1: lines v = k; even lines of the halved
+        # lattice are the lattice's own lines, odd ones lie half a cell off.
+        half = _parity(np.diag([2.0, 2.0, 1.0]) @ H, segs, tol)
+        if half.max() == 0:
+            return H
+        shift = half[:, 1] > cfg.shift_ratio * half[:, 0]
+        if shift.any():  # the seams lie half a cell off
+            H = np.array([[1, 0, -0.5 * shift[0]], [0, 1, -0.5 * shift[1]], [0, 0, 1]]) @ H
+            continue
+        par = _parity(H, segs, tol)
+        seen = par.max(axis=1) > 0
+        bal = par.min(axis=1) / np.maximum(par.max(axis=1), 1e-9)
+        if seen.any() and bal[seen].mean() < cfg.min_parity_balance:  # every other line is a tile's middle
+            off = (par[:, 1] > par[:, 0]).astype(float)
+            H = np.array([[0.5, 0, -off[0] / 2], [0, 0.5, -off[1] / 2], [0, 0, 1]]) @ H
+            continue
+        mid = half[:, 1] / np.maximum(half[:, 0], 1e-9)
+        if seen.any() and mid[seen].min() >= cfg.halve_ratio:  # the lines between are seams too
+            H = np.diag([2.0, 2.0, 1.0]) @ H
+            continue
+        break
+    return H
+
+
+def _candidates(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig, seeds: list[np.ndarray] | None = None
+                ) -> tuple[list[tuple[np.ndarray, float]], list[np.ndarray]]:
+    """Candidate lattice homographies (undistorted normalised coords -> tile units), each with its framing score.
 
     Several candidate families (vanishing points) are found: tile seams, but also
     wood grain, cloth patterns or clutter.  Every pair that could be perpendicular
-    on the table is tried with a few periods each.
+    on the table is tried with a few periods each.  With ``seeds`` (the families'
+    segment masks found at another lens distortion), each family's vanishing
+    point is re-fitted to those segments instead of searched for again.
+
+    Returns
+    -------
+    (candidates, families)
+        ``(H, frame score)`` pairs, and the segment mask of each family.
     """
     usegs = np.c_[p1, p2]
-    rng = np.random.default_rng(0)
+    if seeds is None:
+        vps = _families(p1, p2, cfg, np.random.default_rng(0))
+    else:
+        wide = np.cos(np.radians(cfg.family_angle_deg))
+        vps = []
+        for mask in seeds:
+            vp = _fit_vp(p1, p2, mask)
+            if vp is not None:
+                vps.append((vp, _vp_inliers(vp, p1, p2, wide)))
+    out = []
+    tol = 2 * cfg.snap_tol
+    for a in range(len(vps)):
+        for b in range(a + 1, len(vps)):
+            (vp1, in1), (vp2, in2) = vps[a], vps[b]
+            if _perpendicularity(vp1, vp2) > cfg.max_cos:
+                continue
+            for H in _rectify(vp1, vp2, p1, p2, in1, in2, cfg):
+                out.append((H, _framed_cells(H, usegs, tol)))
+    return out, [m for _, m in vps]
+
+
+def _fit_vp(p1: np.ndarray, p2: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """Least-squares vanishing point of the segments in ``mask`` (weighted by length)."""
+    if mask.sum() < 2:
+        return None
+    L = np.cross(np.c_[p1[mask], np.ones(mask.sum())], np.c_[p2[mask], np.ones(mask.sum())])
+    L /= np.linalg.norm(L[:, :2], axis=1, keepdims=True) + 1e-12
+    length = np.linalg.norm(p2[mask] - p1[mask], axis=1)
+    _, _, vt = np.linalg.svd(L * length[:, None], full_matrices=False)
+    return vt[-1] / np.linalg.norm(vt[-1])
+
+
+def _families(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig, rng: np.random.Generator
+              ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Up to ``max_families`` distinct vanishing points, each with its segments (boolean mask)."""
     vps: list[tuple[np.ndarray, np.ndarray]] = []
     allowed = np.ones(len(p1), bool)
     wide = np.cos(np.radians(cfg.family_angle_deg))
@@ -332,24 +612,30 @@ def _best_lattice(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig) -> tuple[np.n
         vps.append((vp, family))
         if len(vps) == cfg.max_families:
             break
-    best = None
-    tol = 2 * cfg.snap_tol
-    for a in range(len(vps)):
-        for b in range(a + 1, len(vps)):
-            (vp1, in1), (vp2, in2) = vps[a], vps[b]
-            perp = _perpendicularity(vp1, vp2)
-            if perp > cfg.max_cos:
-                continue
-            for H in _rectify(vp1, vp2, p1, p2, in1, in2, cfg):
-                framed = _framed_cells(H, usegs, tol)
-                if best is None or framed > best[1]:
-                    best = (H, framed)
-    return best
+    return vps
 
 
-def _undistort(q: np.ndarray, k1: float) -> np.ndarray:
-    """Undistorted normalised coordinates: ``q (1 + k1 |q|^2)``."""
-    return q * (1 + k1 * np.sum(q * q, axis=1, keepdims=True)) if k1 else q
+def _distort(u: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
+    """Inverse of :func:`_undistort`: the radius solved by Newton's method (undistorted radius <= 2)."""
+    if not (k1 or k2):
+        return u
+    ru = np.linalg.norm(u, axis=1, keepdims=True)
+    r = ru.copy()
+    # Points far outside the photo overflow harmlessly (they map outside it either way).
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(8):
+            r2 = r * r
+            f = r * (1 + k1 * r2 + k2 * r2 * r2) - ru
+            r = np.maximum(r - f / np.maximum(1 + 3 * k1 * r2 + 5 * k2 * r2 * r2, 0.2), 0.0)
+        return u * np.where(ru > 0, r / np.maximum(ru, 1e-300), 1.0)
+
+
+def _undistort(q: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
+    """Undistorted normalised coordinates: ``q (1 + k1 |q|^2 + k2 |q|^4)``."""
+    if not (k1 or k2):
+        return q
+    r2 = np.sum(q * q, axis=1, keepdims=True)
+    return q * (1 + k1 * r2 + k2 * r2 * r2)
 
 
 # ------------------------------------------------------------------ stages
@@ -411,14 +697,15 @@ def _vanishing_point(p1, p2, allowed, cfg: GridConfig, rng) -> tuple[np.ndarray 
     V = V[n > 1e-12] / n[n > 1e-12, None]
     if not len(V):
         return None, np.zeros(len(p1), bool)
-    mid = 0.5 * (p1[idx] + p2[idx])
-    d = (p2[idx] - p1[idx]) / (length[idx, None] + 1e-12)
+    # Hypotheses are scored on a sample of the segments (the vote is by length).
+    sub = idx if len(idx) <= cfg.vp_score_segments else rng.choice(idx, cfg.vp_score_segments, replace=False)
+    mid = 0.5 * (p1[sub] + p2[sub])
+    d = (p2[sub] - p1[sub]) / (length[sub, None] + 1e-12)
     # Direction from each segment midpoint to each hypothesis (homogeneous: works at infinity).
     tx = V[:, None, 0] - V[:, None, 2] * mid[None, :, 0]
     ty = V[:, None, 1] - V[:, None, 2] * mid[None, :, 1]
-    tn = np.sqrt(tx * tx + ty * ty) + 1e-12
-    cos = np.abs(tx * d[None, :, 0] + ty * d[None, :, 1]) / tn
-    score = (cos > cos_tol) @ length[idx]
+    dot = tx * d[None, :, 0] + ty * d[None, :, 1]
+    score = (dot * dot > cos_tol**2 * (tx * tx + ty * ty)) @ length[sub]
     best = V[int(np.argmax(score))]
     inl = _vp_inliers(best, p1, p2, cos_tol) & allowed
     if inl.sum() < cfg.min_family_segments:
@@ -454,7 +741,9 @@ def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> list[np.ndarray]:
 
     The vanishing line is sent to infinity and the two families made
     axis-parallel (Hartley & Zisserman §2.7); each family's seam positions then
-    give a few candidate periods and phases, and every combination is returned.
+    give a few candidate periods and phases.  Tiles are square, so only pairs of
+    periods that make square cells for some plausible focal length are kept
+    (:func:`_square_ratio`).
     """
     l = np.cross(vp1, vp2)
     if abs(l[2]) < 1e-9:
@@ -469,142 +758,216 @@ def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> list[np.ndarray]:
     A = np.eye(3)
     A[:2, :2] = np.linalg.inv(D)
     M = A @ Hp
+    lo_r, hi_r = _square_ratio(M, cfg)
+    if lo_r is None:
+        return []
     q1 = _apply(M, p1)
     q2 = _apply(M, p2)
     # Family 1 runs along u (direction e1): its lines are told apart by v; family 2 by u.
     mid = 0.5 * (q1 + q2)
-    length = np.linalg.norm(q2 - q1, axis=1)
+    length = np.linalg.norm(p2 - p1, axis=1)
     cands_v = _periods(mid[in1, 1], length[in1], cfg)
     cands_u = _periods(mid[in2, 0], length[in2], cfg)
     out = []
     for pv, phv in cands_v:
         for pu, phu in cands_u:
-            if not 0.2 < pu / pv < 5:  # tiles are square: the aspect left after rectification is moderate
+            if not lo_r <= pu / pv <= hi_r:  # square tiles
                 continue
             S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
             out.append(S @ M)
     return out
 
 
+def _square_ratio(M: np.ndarray, cfg: GridConfig) -> tuple[float | None, float | None]:
+    """The range of period ratios ``pu / pv`` that make the lattice cells square on the table.
+
+    ``M`` maps normalised image coordinates to a frame where the two seam
+    families run along the axes.  With the principal point at the image centre
+    and focal length ``f`` (half image diagonals), the table directions of the
+    axes are ``K^-1 m1`` and ``K^-1 m2`` (``m`` the columns of ``M^-1``,
+    ``K = diag(f, f, 1)``); they must be perpendicular (which limits ``f``) and
+    a cell ``pu`` by ``pv`` is square when ``pu |K^-1 m1| = pv |K^-1 m2|``
+    (Hartley & Zisserman §8.6).  Returns (None, None) when no focal length makes
+    the families perpendicular.
+    """
+    Mi = np.linalg.inv(M)
+    m1, m2 = Mi[:, 0], Mi[:, 1]
+    f = np.geomspace(cfg.focal_min, cfg.focal_max, 32)
+    w = np.stack([1 / f**2, 1 / f**2, np.ones_like(f)], axis=1)  # (F, 3)
+    n1 = (w * m1 * m1).sum(axis=1)
+    n2 = (w * m2 * m2).sum(axis=1)
+    cos = np.abs((w * m1 * m2).sum(axis=1)) / np.sqrt(n1 * n2 + 1e-300)
+    if cos.min() > cfg.max_cos:
+        return None, None
+    ok = cos <= cos.min() + cfg.perp_slack
+    ratio = np.sqrt(n2[ok] / n1[ok])
+    return float(ratio.min() / cfg.square_tol), float(ratio.max() * cfg.square_tol)
+
+
 def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> list[tuple[float, float]]:
     """Candidate lattice periods and phases of seam positions ``vals`` (weights ``wts``), best first.
 
-    A period scores by the seam length it explains times the share of its
-    lattice lines (within the seams' span) that carry any seam: half the tile
-    size explains as much but leaves every other line empty, double the tile
-    size fills its lines but explains half.
+    A period scores by the seam length it explains (a triangular kernel of
+    ``+-period_window / 48`` period around the best phase: tiles laid by hand
+    stray by up to 0.08 tile) times the share of its lattice lines (within the
+    seams' span) that carry any seam, times ``1 - 1 / n`` for ``n`` lines with
+    seams: half the tile size explains as much but leaves every other line
+    empty, double the tile size fills its lines but explains half, and any two
+    clusters of seams fit some long period.  Trial periods are evenly spaced in
+    frequency.  Half and double of the best period are offered too (the lattice
+    score decides).
     """
-    if len(vals) < 3:
+    table = _period_scores(vals, wts, cfg)
+    if table is None:
         return []
+    periods, score, phase, span = table
+    order = np.argsort(-score)
+    out: list[tuple[float, float]] = []
+    for i in order:
+        if score[i] < 0:
+            break
+        p = periods[i]
+        if any(0.87 < p / q < 1.15 for q, _ in out):
+            continue
+        out.append((p, _fit_phase(vals, wts, p, phase[i])))
+        if len(out) == cfg.period_candidates:
+            break
+    extra = []
+    for p, phase0 in out[:1]:
+        for q in (p / 2, 2 * p):
+            if not span * cfg.period_min_frac / 1.5 <= q <= span:
+                continue
+            if any(0.87 < q / r < 1.15 for r, _ in out + extra):
+                continue
+            extra.append((q, _fit_phase(vals, wts, q, phase0)))
+            if q > p:
+                extra.append((q, _fit_phase(vals, wts, q, phase0 + p)))
+    return out + extra
+
+
+def _period_scores(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """Score of every trial period: (periods, scores, best phases, span of the seams)."""
+    if len(vals) < 3:
+        return None
+    if len(vals) > cfg.period_segments:  # the longest seams say enough
+        top = np.argsort(-wts)[:cfg.period_segments]
+        vals, wts = vals[top], wts[top]
     lo, hi = np.percentile(vals, [2, 98])
     span = hi - lo
     if span <= 0:
-        return []
-    periods = np.geomspace(span * cfg.period_min_frac, span * cfg.period_max_frac, 300)
+        return None
+    # Trial periods evenly spaced in frequency, so that the phase drifts by at most
+    # about 2% of a period over the seams' span (the phase is referred to their middle).
+    nu = np.linspace(1 / (span * cfg.period_max_frac), 1 / (span * cfg.period_min_frac), cfg.period_steps)
+    periods = 1 / nu
+    ref = 0.5 * (lo + hi)
     total = wts.sum()
     nb = 48
-    scored = []
-    for p in periods:
-        ph = np.mod(vals - lo, p) / p
-        hist = np.bincount((ph * nb).astype(int) % nb, weights=wts, minlength=nb)
-        win = hist + np.roll(hist, 1) + np.roll(hist, -1)
-        k = int(np.argmax(win))
-        explained = win[k] / total
-        phase = lo + (k + 0.5) / nb * p
-        n_lines = int(np.floor((hi - phase) / p)) - int(np.ceil((lo - phase) / p)) + 1
-        if n_lines < 2:
-            continue
-        idx = np.round((vals - phase) / p)
-        near = np.abs(vals - phase - idx * p) < 0.06 * p
-        support = min(1.0, len(np.unique(idx[near])) / n_lines)
-        scored.append((explained * support, p, phase))
-    scored.sort(reverse=True)
-    out: list[tuple[float, float]] = []
-    for _score, p, phase in scored:
-        if any(0.87 < p / q < 1.15 for q, _ in out):
-            continue
-        # Refine the phase: weighted circular mean of the seams near the lattice lines.
-        ang = 2 * np.pi * (vals - phase) / p
-        near = np.cos(ang) > np.cos(2 * np.pi * 0.08)
-        if near.any():
-            c = np.sum(wts[near] * np.cos(ang[near]))
-            sn = np.sum(wts[near] * np.sin(ang[near]))
-            phase += np.arctan2(sn, c) / (2 * np.pi) * p
-        out.append((p, phase))
-        if len(out) == cfg.period_candidates:
-            break
-    return out
+    rows = np.arange(len(periods))[:, None]
+    ph = np.mod((vals[None, :] - ref) * nu[:, None], 1.0)
+    bins = np.minimum((ph * nb).astype(np.int64), nb - 1)
+    hist = np.bincount((rows * nb + bins).ravel(), weights=np.broadcast_to(wts, bins.shape).ravel(),
+                       minlength=len(periods) * nb).reshape(len(periods), nb)
+    # Seams of tiles laid by hand stray by up to about 0.08 tile from the lattice line.
+    win = hist.copy()
+    for d in range(1, cfg.period_window + 1):
+        win += (1 - d / (cfg.period_window + 1)) * (np.roll(hist, d, axis=1) + np.roll(hist, -d, axis=1))
+    k = np.argmax(win, axis=1)
+    explained = win[np.arange(len(periods)), k] / total
+    phase = ref + (k + 0.5) / nb * periods
+    first = np.ceil((lo - phase) / periods)
+    n_lines = np.floor((hi - phase) / periods) - first + 1
+    idx = np.round((vals[None, :] - phase[:, None]) / periods[:, None])
+    near = np.abs(vals[None, :] - phase[:, None] - idx * periods[:, None]) < cfg.period_near * periods[:, None]
+    near &= (idx >= first[:, None]) & (idx < first[:, None] + n_lines[:, None])
+    width = int(n_lines.max()) + 1
+    occ = np.zeros((len(periods), width), bool)
+    r_i, c_i = np.nonzero(near)
+    occ[r_i, (idx[r_i, c_i] - first[r_i]).astype(np.int64)] = True
+    n_hit = occ.sum(axis=1)
+    support = np.minimum(1.0, n_hit / np.maximum(n_lines, 1))
+    # Any two clusters of seams fit some long period: a lattice is believed by the
+    # number of its lines that carry seams.
+    score = np.where(n_lines >= 2, explained * support * (1 - 1 / np.maximum(n_hit, 1)), -1.0)
+    return periods, score, phase, span
 
 
-def _edge_strength(gray: np.ndarray) -> np.ndarray:
-    """Gradient magnitude of the grey image (float32), lightly smoothed."""
-    g = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    return cv2.magnitude(gx, gy)
+def _fit_phase(vals: np.ndarray, wts: np.ndarray, p: float, phase: float) -> float:
+    """Phase refined to the weighted circular mean of the seams near the lattice lines."""
+    ang = 2 * np.pi * (vals - phase) / p
+    near = np.cos(ang) > np.cos(2 * np.pi * 0.08)
+    if near.any():
+        c = np.sum(wts[near] * np.cos(ang[near]))
+        sn = np.sum(wts[near] * np.sin(ang[near]))
+        phase += np.arctan2(sn, c) / (2 * np.pi) * p
+    return phase
 
 
-def _framed_cells_image(H: np.ndarray, edges: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> float:
-    """:func:`_framed_cells` with seams measured in the picture itself.
+class _Evidence:
+    """The working grey image, for checking candidate lattices against what the photo shows."""
 
-    The edge-strength image is warped into the candidate lattice (``px`` pixels a
-    tile); a cell side is a seam when the edge strength along it (best of a
-    band of +-0.12 tile, for tiles laid by hand) is well above the strength along
-    the lines a quarter tile inside the neighbouring cells.
-    """
-    r = cfg.score_px
-    a = _apply(H, segs[:, :2])
-    b = _apply(H, segs[:, 2:4])
-    mid = 0.5 * (a + b)
-    ok = np.all(np.isfinite(mid), axis=1)
-    if ok.sum() < 4:
-        return 0.0
-    lo = np.floor(np.percentile(mid[ok], 3, axis=0)) - 1
-    hi = np.ceil(np.percentile(mid[ok], 97, axis=0)) + 1
-    size = hi - lo
-    if np.any(size < 2) or np.any(size > cfg.max_lattice_cells):
-        return 0.0
-    nu, nv = int(size[0]), int(size[1])
-    T = np.array([[r, 0, -lo[0] * r], [0, r, -lo[1] * r], [0, 0, 1]], dtype=np.float64)
-    rect = cv2.warpPerspective(edges, T @ H, (nu * r, nv * r), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    valid = cv2.warpPerspective(np.ones_like(edges), T @ H, (nu * r, nv * r), flags=cv2.INTER_NEAREST,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    band = max(1, round(0.12 * r))
-    q = r // 4
+    def __init__(self, gray: np.ndarray, cfg: GridConfig):
+        self.g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+        self.hs, self.ws = gray.shape
+        self.c = np.array([self.ws / 2, self.hs / 2])
+        self.half = 0.5 * np.hypot(self.ws, self.hs)
+        self.cfg = cfg
 
-    def sides(img: np.ndarray, val: np.ndarray, n_lines: int, n_cells: int) -> np.ndarray:
-        # Lines are rows k*r (k = 0..n_lines); returns (n_lines+1, n_cells) seam flags.
-        padded = np.pad(img, ((band + q, band + q), (0, 0)))
-        pv = np.pad(val, ((band + q, band + q), (0, 0)))
-        out = np.zeros((n_lines + 1, n_cells), bool)
-        for k in range(n_lines + 1):
-            c = k * r + band + q
-            line = padded[c - band:c + band + 1].max(axis=0)
-            base = 0.5 * (padded[c - q - band:c - q + band + 1].mean(axis=0) + padded[c + q - band:c + q + band + 1].mean(axis=0))
-            seen = pv[c - band:c + band + 1].min(axis=0)
-            lc = line[: n_cells * r].reshape(n_cells, r)[:, 2:-2].mean(axis=1)
-            bc = base[: n_cells * r].reshape(n_cells, r)[:, 2:-2].mean(axis=1)
-            sc = seen[: n_cells * r].reshape(n_cells, r).min(axis=1)
-            out[k] = (lc > cfg.seam_ratio * bc + cfg.seam_min) & (sc > 0)
-        return out
+    def to_pixels(self, Hi: np.ndarray, k1: float, lat: np.ndarray) -> np.ndarray:
+        """Lattice points (N, 2) -> working-image pixels, ``Hi`` the inverse lattice homography."""
+        return _distort(_apply(Hi, lat), k1) * self.half + self.c
 
-    horiz = sides(rect, valid, nv, nu)  # horiz[k, i]: side v=k, u in [i, i+1]
-    vert = sides(rect.T.copy(), valid.T.copy(), nu, nv)  # vert[k, j]: side u=k, v in [j, j+1]
-    count = horiz[:-1, :].astype(int) + horiz[1:, :] + vert[:-1, :].T + vert[1:, :].T  # (nv, nu)
-    n4 = int((count == 4).sum())
-    n2 = int((count >= 2).sum())
-    return n4 * n4 / n2 if n2 else 0.0
+    def sample(self, img: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """Bilinear samples of ``img`` at pixels ``px`` (N, 2)."""
+        n = len(px)
+        cols = 1024
+        rows = -(-n // cols)
+        m = np.zeros((rows * cols, 2), np.float32)
+        m[:n] = px
+        m = m.reshape(rows, cols, 2)
+        return cv2.remap(img, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
+
+    def tileness(self, H: np.ndarray, k1: float, cells: np.ndarray, rank: int = 1) -> np.ndarray:
+        """How unlike its neighbours each cell looks, 0 (a repeat: cloth pattern) to 1 (a tile).
+
+        The grey levels at 6 x 6 points inside the cell are compared with those of
+        the 12 cells one and two steps away (straight and diagonal); the mean
+        absolute difference to the ``rank``-th closest, over
+        ``repeat_grey``, minus 1, clipped to 0-1.  Neighbours outside the photo
+        do not count.
+        """
+        if not len(cells):
+            return np.zeros(0)
+        Hi = np.linalg.inv(H)
+        ti = np.linspace(0.12, 0.88, 6)
+        ui, vi = np.meshgrid(ti, ti)
+        inner = np.c_[ui.ravel(), vi.ravel()]
+        shifts = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1),
+                           (2, 0), (-2, 0), (0, 2), (0, -2)], dtype=np.float64)
+        pts = cells[:, None, None, :] + shifts[None, :, None, :] + inner[None, None, :, :]  # (n, S, 36, 2)
+        px = self.to_pixels(Hi, k1, pts.reshape(-1, 2))
+        ok = (px[:, 0] >= 0) & (px[:, 0] <= self.ws - 1) & (px[:, 1] >= 0) & (px[:, 1] <= self.hs - 1)
+        vals = self.sample(self.g, px).reshape(len(cells), len(shifts), -1)
+        ok = ok.reshape(len(cells), len(shifts), -1).all(axis=2)
+        diff = np.abs(vals[:, 1:] - vals[:, :1]).mean(axis=2)
+        diff = np.where(ok[:, 1:] & ok[:, :1], diff, np.inf)
+        # A cloth's square has look-alikes all around (a checked pattern repeats every
+        # second square at least); a tile may resemble a neighbour or two.
+        alike = np.sort(diff, axis=1)[:, rank - 1]
+        return np.clip(alike / self.cfg.repeat_grey - 1, 0, 1)
 
 
-def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
+def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float, *, cells_out: list | None = None) -> float:
     """How well a lattice frames tiles: ``n4 * n4 / n2``.
 
     ``n4`` counts cells with seams on all 4 sides, ``n2`` cells with seams on at
     least 2.  The true lattice frames nearly every tile (``n4 ~ n2 ~`` tiles);
     half the tile size frames only the halves split by a road or river
     (``n4 / n2`` small); double the tile size frames a quarter as many cells; wood
-    grain and cloth patterns frame few.
+    grain frames few.  A cell side carries a seam when a segment within ``tol``
+    (tile units) of the line covers 0.3 of it.  With ``cells_out`` (a list), the
+    framed cells ((n4, 2) float64, lattice indices) and ``n2`` are appended to it.
     """
     a = _apply(H, segs[:, :2])
     b = _apply(H, segs[:, 2:4])
@@ -643,86 +1006,198 @@ def _framed_cells(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
     cu2 = np.where(axis == 0, i, k - 1)
     cv2_ = np.where(axis == 0, k - 1, i)
     cells = np.concatenate([(cu + 50_000) * 200_000 + (cv + 50_000), (cu2 + 50_000) * 200_000 + (cv2_ + 50_000)])
-    _, counts = np.unique(cells, return_counts=True)
+    keys_, counts = np.unique(cells, return_counts=True)
     n4 = int((counts == 4).sum())
     n2 = int((counts >= 2).sum())
+    if cells_out is not None:
+        k4 = keys_[counts == 4]
+        cells_out += [np.c_[k4 // 200_000 - 50_000, k4 % 200_000 - 50_000].astype(np.float64), n2]
     return n4 * n4 / n2 if n2 else 0.0
 
 
-def _refine(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[np.ndarray, float, int, float]:
-    """Snap segments to their nearest lattice lines and re-fit the homography."""
+def _fit(H: np.ndarray, k1: float, q1: np.ndarray, q2: np.ndarray, half: float, cfg: GridConfig,
+         centre: np.ndarray | None = None) -> tuple[np.ndarray, float, float, int]:
+    """Least-squares refinement of the lattice and the lens: every seam on its lattice line.
+
+    Each segment whose ends both lie within ``fit_tol`` tile of one lattice line
+    is assigned to it; the homography (8 parameters) and the radial distortion
+    ``k1``, ``k2`` are then fitted so that three points of every assigned segment
+    lie on their lines, distances measured in working-image pixels, with a
+    Cauchy loss (tiles laid by hand stray) and a weak prior pulling ``k1``, ``k2``
+    towards the starting values (a small board says little about the lens).
+    Levenberg-Marquardt, a few rounds of reassignment (Hartley & Zisserman §4.5, A6).
+
+    Parameters
+    ----------
+    H : (3, 3) float64 ndarray
+        Start: undistorted normalised coordinates -> lattice.
+    k1 : float
+        Start distortion.
+    q1, q2 : (N, 2) float64 ndarray
+        Segment ends, distorted normalised coordinates (working image).
+    half : float
+        Working-image pixels per normalised unit.
+    centre : (2,) float64 ndarray, optional
+        Lattice point the fit grows from (the middle of the board); default: the
+        median of the segments.
+
+    Returns
+    -------
+    (H, k1, k2, used)
+        Refined homography and distortion, and the number of segments used.
+    """
+    H = H / H[2, 2]
+    theta = np.concatenate([H.ravel()[:8], [k1, 0.0]])
+    prior = np.array([k1, 0.0])
+    ts = np.array([0.0, 0.5, 1.0])
+    pts = (q1[:, None, :] * (1 - ts)[None, :, None] + q2[:, None, :] * ts[None, :, None]).reshape(-1, 3, 2)
+    r2 = np.sum(pts * pts, axis=2)
+    len_px = np.linalg.norm(q2 - q1, axis=1) * half
+
+    def lattice(th: np.ndarray, sub: np.ndarray | slice = slice(None)) -> tuple[np.ndarray, ...]:
+        q, rr = pts[sub], r2[sub]
+        u = q * (1 + th[8] * rr + th[9] * rr * rr)[..., None]
+        num0 = th[0] * u[..., 0] + th[1] * u[..., 1] + th[2]
+        num1 = th[3] * u[..., 0] + th[4] * u[..., 1] + th[5]
+        den = th[6] * u[..., 0] + th[7] * u[..., 1] + 1.0
+        return np.stack([num0 / den, num1 / den], axis=-1), u, den, q, rr
+
     used = 0
-    for rnd in range(cfg.refine_rounds):
-        a = _apply(H, segs[:, :2])
-        b = _apply(H, segs[:, 2:4])
-        d = b - a
+    for radius, tol in zip(cfg.fit_radii, cfg.fit_tols):
+        L = lattice(theta)[0]
+        if not np.all(np.isfinite(L)):
+            break
+        if centre is None:
+            # Grow outwards from the middle of the board, where a slightly wrong start
+            # still puts every seam on the right line.
+            centre = np.median(L[:, 1], axis=0)
+        d = L[:, 2] - L[:, 0]
         horiz = np.abs(d[:, 0]) > 3 * np.abs(d[:, 1])
         vert = np.abs(d[:, 1]) > 3 * np.abs(d[:, 0])
-        tol = cfg.snap_tol if rnd else 2 * cfg.snap_tol
-        src, dst = [], []
-        for mask, coord in ((horiz, 1), (vert, 0)):
-            for P, Q in ((a, segs[:, :2]), (b, segs[:, 2:4])):
-                r = np.round(P[mask, coord])
-                ok = np.abs(P[mask, coord] - r) < tol
-                target = P[mask].copy()
-                target[:, coord] = r
-                src.append(Q[mask][ok])
-                dst.append(target[ok])
-        src = np.concatenate(src)
-        dst = np.concatenate(dst)
-        used = len(src) // 2
-        if len(src) < 8:
+        axis = np.where(horiz, 1, 0)
+        ends = np.take_along_axis(L[:, [0, 2], :], axis[:, None, None].repeat(2, 1), axis=2)[..., 0]
+        line = np.round(ends.mean(axis=1))
+        sel = (horiz | vert) & np.all(np.abs(ends - line[:, None]) < tol, axis=1) & (np.abs(d).max(axis=1) < 50)
+        sel &= np.abs(L[:, 1] - centre).max(axis=1) < radius
+        used = int(sel.sum())
+        if used < 8:
             break
-        H_new, inl = cv2.findHomography(src, dst, cv2.RANSAC, 0.05)
-        if H_new is None or not _close(H, H_new, segs):
+        idx = np.flatnonzero(sel)
+        px_per_tile = len_px[idx] / (np.linalg.norm(d[idx], axis=1) + 1e-9)
+        # Pixels off the line; longer segments count more (the loss scale stays in pixels).
+        w = (np.sqrt(len_px[idx] / np.median(len_px[idx])) * px_per_tile)[:, None]
+        ax = axis[idx][:, None]
+        ln = line[idx][:, None]
+
+        def resid(th: np.ndarray, jac: bool = False):
+            Lt, u, den, q, rr = lattice(th, idx)
+            La = np.where(ax == 1, Lt[..., 1], Lt[..., 0])
+            r = ((La - ln) * w).ravel()
+            if not jac:
+                return r
+            # d La / d theta (Hartley & Zisserman A6.2): rows a of H, the denominator row, the lens.
+            J = np.zeros(La.shape + (10,))
+            on0 = (ax == 0) / den
+            on1 = (ax == 1) / den
+            J[..., 0], J[..., 1], J[..., 2] = on0 * u[..., 0], on0 * u[..., 1], on0
+            J[..., 3], J[..., 4], J[..., 5] = on1 * u[..., 0], on1 * u[..., 1], on1
+            J[..., 6] = -La * u[..., 0] / den
+            J[..., 7] = -La * u[..., 1] / den
+            ha = np.where(ax == 0, th[0], th[3]), np.where(ax == 0, th[1], th[4])
+            du = np.stack([(ha[0] - La * th[6]) / den, (ha[1] - La * th[7]) / den], axis=-1)
+            dk = np.sum(du * q, axis=-1)
+            J[..., 8] = dk * rr
+            J[..., 9] = dk * rr * rr
+            return r, (J * w[..., None]).reshape(-1, 10)
+
+        theta = _levenberg(resid, theta, prior, cfg)
+    Hm = np.concatenate([theta[:8], [1.0]]).reshape(3, 3)
+    return Hm, float(theta[8]), float(theta[9]), used
+
+
+def _levenberg(resid, theta: np.ndarray, prior: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    """Levenberg-Marquardt steps on ``resid`` with a Cauchy loss and the lens prior."""
+    c = cfg.fit_loss_px
+    lam = 1e-3
+    scale = np.concatenate([np.abs(theta[:8]) + 1e-3, [1e-2, 1e-2]])
+
+    def cost(r: np.ndarray, th: np.ndarray) -> float:
+        pr = (th[8:] - prior) * cfg.fit_lens_prior
+        return float(np.sum(np.log1p((r / c) ** 2)) * c * c + np.sum(pr * pr))
+
+    r, J = resid(theta, True)
+    f = cost(r, theta)
+    for _ in range(cfg.fit_steps):
+        wt = 1 / np.sqrt(1 + (r / c) ** 2)  # Cauchy weights (iteratively reweighted)
+        Jw = J * wt[:, None]
+        A = Jw.T @ Jw
+        g = Jw.T @ (r * wt)
+        A[8:, 8:] += np.eye(2) * cfg.fit_lens_prior**2
+        g[8:] += (theta[8:] - prior) * cfg.fit_lens_prior**2
+        improved = False
+        for _ in range(6):
+            try:
+                step = np.linalg.solve(A + lam * np.diag(np.diag(A) + 1e-12), -g)
+            except np.linalg.LinAlgError:
+                break
+            r_new = resid(theta + step)
+            f_new = cost(r_new, theta + step)
+            if np.isfinite(f_new) and f_new < f:
+                gain = (f - f_new) / max(f, 1e-12)
+                theta, f = theta + step, f_new
+                lam = max(lam / 4, 1e-7)
+                improved = True
+                break
+            lam *= 8
+        if not improved or gain < 1e-5 or np.max(np.abs(step) / scale) < 1e-7:
             break
-        H = H_new
-    # Support: lattice lines (inside the board's span) backed by at least one seam.
+        r, J = resid(theta, True)
+    return theta
+
+
+def _support(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> tuple[float, int]:
+    """Share of lattice lines (inside the board's span) backed by at least one seam, and the seams on lines."""
     a = _apply(H, segs[:, :2])
     b = _apply(H, segs[:, 2:4])
     mid = 0.5 * (a + b)
     d = b - a
-    lines = 0
-    hit = 0
+    lines = hit = used = 0
     for coord, mask in ((1, np.abs(d[:, 0]) > 3 * np.abs(d[:, 1])), (0, np.abs(d[:, 1]) > 3 * np.abs(d[:, 0]))):
         v = mid[mask, coord]
         if len(v) == 0:
             continue
         near = np.abs(v - np.round(v)) < cfg.snap_tol
+        used += int(near.sum())
         lo, hi = np.percentile(v[near], [5, 95]) if near.any() else (0, 0)
         want = np.arange(np.ceil(lo), np.floor(hi) + 1)
         got = set(np.round(v[near]).astype(int))
         lines += len(want)
         hit += sum(1 for k in want if int(k) in got)
-    support = hit / lines if lines else 0.0
-    # Explained seam length: photo-pixel length of axis-parallel segments lying on lattice lines.
-    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
-    on = np.zeros(len(segs), bool)
-    for coord, mask in ((1, np.abs(d[:, 0]) > 4 * np.abs(d[:, 1])), (0, np.abs(d[:, 1]) > 4 * np.abs(d[:, 0]))):
-        ends_a = np.abs(a[:, coord] - np.round(a[:, coord])) < cfg.snap_tol / 2
-        ends_b = np.abs(b[:, coord] - np.round(b[:, coord])) < cfg.snap_tol / 2
-        on |= mask & ends_a & ends_b & (np.round(a[:, coord]) == np.round(b[:, coord]))
-    explained = float(length[on].sum())
-    return H, support, used, explained
+    return (hit / lines if lines else 0.0), used
 
 
 def _cross2(u: np.ndarray, v: np.ndarray) -> float:
     return float(u[0] * v[1] - u[1] * v[0])
 
 
-def _close(H: np.ndarray, H_new: np.ndarray, segs: np.ndarray) -> bool:
-    """Whether a re-fitted homography stays near the old one (no collapse, no jump)."""
-    pts = np.r_[segs[:, :2], segs[:, 2:4]]
-    a = _apply(H, pts)
-    b = _apply(H_new, pts)
+def _close(old: tuple, new: tuple, q: np.ndarray) -> bool:
+    """Whether a re-fitted lattice stays near the old one (no collapse, no jump).
+
+    ``old`` and ``new`` are ``(H, k1, k2)``; ``q`` (N, 2) distorted normalised
+    points (the board's cells) where the two maps are compared.
+    """
+    def lattice(m: tuple, pts: np.ndarray) -> np.ndarray:
+        return _apply(m[0], _undistort(pts, m[1], m[2]))
+
+    a, b = lattice(old, q), lattice(new, q)
     if not np.all(np.isfinite(b)):
         return False
     if np.median(np.linalg.norm(a - b, axis=1)) > 0.35:
         return False
     # Local scale (area of a unit pixel square) must not collapse or blow up.
-    c = pts.mean(axis=0)
+    c = q.mean(axis=0)
     probe = np.array([c, c + [1e-2, 0], c + [0, 1e-2]])
-    ja, jb = _apply(H, probe), _apply(H_new, probe)
+    ja, jb = lattice(old, probe), lattice(new, probe)
     area_a = abs(_cross2(ja[1] - ja[0], ja[2] - ja[0]))
     area_b = abs(_cross2(jb[1] - jb[0], jb[2] - jb[0]))
     return 0.6 < area_b / (area_a + 1e-18) < 1.7

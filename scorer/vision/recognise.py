@@ -458,7 +458,9 @@ def _lattice_maps(grid: Grid, lo: Cell, size: tuple[int, int], px: int, step: in
     cx = (np.arange(nx) * step + (step - 1) / 2 + 0.5) / px + lo[0]
     cy = (np.arange(ny) * step + (step - 1) / 2 + 0.5) / px + lo[1]
     gx, gy = np.meshgrid(cx, cy)
-    pts = grid.to_photo(np.c_[gx.ravel(), gy.ravel()])
+    # Lattice points far outside the photo (behind the camera of a steep view) map
+    # to huge or undefined pixels: clipped, they sample nothing either way.
+    pts = np.nan_to_num(np.clip(grid.to_photo(np.c_[gx.ravel(), gy.ravel()]), -1e6, 1e6), nan=-1e6)
     mx = pts[:, 0].reshape(ny, nx).astype(np.float32)
     my = pts[:, 1].reshape(ny, nx).astype(np.float32)
     mx = cv2.resize(mx, (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)[:H, :W]

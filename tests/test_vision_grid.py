@@ -1,0 +1,160 @@
+"""Grid detection: the lattice found puts every tile of a synthesised photo in its cell.
+
+Photos are synthesised (seeded) by :mod:`scorer.render.synth`; a lattice is
+right when every true cell centre falls into the lattice cell ``(x + dx, y +
+dy)`` for one whole-cell offset ``(dx, dy)`` (the board may lie anywhere in
+the lattice, but north must be the photo's top).  The geometric stages (the
+least-squares fit with lens distortion, settling the period and phase) are also
+checked on exact synthetic seams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorer.errors import TableNotFoundError
+from scorer.generate import generate_game
+from scorer.render.synth import SynthParams, synthesize
+from scorer.vision import grid as G
+from scorer.vision.grid import Grid, GridConfig, find_grid
+
+
+def photo(game: str, expansions: list[str], n_tiles: int, seed: int, difficulty: str, *, megapixels: float,
+          **params):
+    rng = np.random.default_rng(seed)
+    board = generate_game(game, expansions, n_tiles=n_tiles, rng=rng)
+    p = SynthParams.random(rng, difficulty, megapixels=megapixels)
+    for key, value in params.items():
+        setattr(p, key, value)
+    return synthesize(board, rng=rng, params=p)
+
+
+def cell_offsets(res, grid: Grid) -> tuple[np.ndarray, float]:
+    """Every true cell's (lattice cell - truth cell), and the largest distance of a centre from its cell's centre."""
+    keys = np.array(list(res.cell_corners.keys()))
+    centres = np.array([np.mean(c, axis=0) for c in res.cell_corners.values()])
+    lat = grid.to_lattice(centres)
+    off = np.floor(lat).astype(int) - keys
+    return off, float(np.abs(lat - (keys + off + 0.5)).max())
+
+
+# --------------------------------------------------------------------------- photos
+
+CASES = {
+    # name: (game, expansions, tiles, seed, difficulty, megapixels, fixed parameters)
+    "easy, from above": ("carcassonne", ["river"], 20, 96010, "easy", 1.0, {}),
+    "steep, turned, strong lens distortion": ("goldrush", ["sheriff"], 30, 96011, "hard", 1.5,
+                                              {"tilt_deg": 42.0, "rotation_deg": 33.0, "k1": 0.11, "k2": 0.025,
+                                               "table": "wood"}),
+    "checked table cloth": ("carcassonne", ["river"], 10, 96901, "hard", 3.0, {"table": "pattern"}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_lattice_puts_every_tile_in_its_cell(name):
+    game, exps, n, seed, difficulty, mp, fixed = CASES[name]
+    res = photo(game, exps, n, seed, difficulty, megapixels=mp, **fixed)
+    grid = find_grid(res.image)
+    off, err = cell_offsets(res, grid)
+    assert len(np.unique(off, axis=0)) == 1, f"{name}: cells land at offsets {np.unique(off, axis=0).tolist()}"
+    assert err < 0.25, f"{name}: a cell centre is {err:.2f} tile from its lattice cell's centre"
+    assert grid.support >= GridConfig().min_seam_support
+
+
+def test_lens_distortion_is_fitted():
+    """With k1 and k2 fitted, the strongly distorted photo's cell centres sit near the lattice cells' centres."""
+    game, exps, n, seed, difficulty, mp, fixed = CASES["steep, turned, strong lens distortion"]
+    res = photo(game, exps, n, seed, difficulty, megapixels=mp, **fixed)
+    grid = find_grid(res.image)
+    _, err = cell_offsets(res, grid)
+    assert err < 0.12
+    assert grid.k1 > 0.03  # barrel distortion seen as such
+
+
+def test_blank_table_is_refused_with_the_edges_seen():
+    rng = np.random.default_rng(5)
+    table = np.clip(rng.normal(140, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    with pytest.raises(TableNotFoundError) as info:
+        find_grid(table)
+    assert "closer" in str(info.value)
+    assert info.value.seen["segments"].shape[1:] == (4,)
+
+
+# --------------------------------------------------------------------------- geometry on exact seams
+
+
+def _lattice_photo_map(k1: float, k2: float) -> tuple[np.ndarray, callable]:
+    """A tilted lattice seen through a lens: (Hn, lattice -> distorted normalised coordinates)."""
+    tilt, turn, f = np.radians(35.0), np.radians(20.0), 1.3
+    R = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]]) @ np.array(
+        [[np.cos(turn), -np.sin(turn), 0], [np.sin(turn), np.cos(turn), 0], [0, 0, 1]])
+    K = np.diag([f, f, 1.0])
+    P = K @ np.c_[R[:, 0], R[:, 1], R @ np.array([-4.0, -3.0, 0.0]) + np.array([0, 0, 14.0])]
+    Hn = np.linalg.inv(P)  # undistorted normalised -> lattice
+
+    def to_q(lat: np.ndarray) -> np.ndarray:
+        u = G._apply(P, lat)
+        q = u.copy()
+        for _ in range(30):
+            r2 = np.sum(q * q, axis=1, keepdims=True)
+            q = u / (1 + k1 * r2 + k2 * r2 * r2)
+        return q
+
+    return Hn / Hn[2, 2], to_q
+
+
+def _seams(to_q, n: int = 8, *, roads: bool = False, rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """Segments along every tile side of an n x n board (and road edges along some tiles' middles)."""
+    rng = rng or np.random.default_rng(0)
+    a, b = [], []
+    for i in range(n + 1):
+        for j in range(n):
+            a += [[i, j + 0.1], [j + 0.1, i]]
+            b += [[i, j + 0.9], [j + 0.9, i]]
+    if roads:
+        for i in range(n):
+            for j in range(n):
+                if rng.random() < 0.3:
+                    for e in (-0.07, 0.07):
+                        a.append([i + 0.1, j + 0.5 + e])
+                        b.append([i + 0.9, j + 0.5 + e])
+    a, b = np.array(a, float), np.array(b, float)
+    return to_q(a), to_q(b)
+
+
+def test_fit_recovers_homography_and_lens():
+    """Exact seams through a lens: the fit finds lattice and lens; the lens prior only holds k1, k2 back a little."""
+    Hn, to_q = _lattice_photo_map(0.10, 0.03)
+    q1, q2 = _seams(to_q)
+    start = np.array([[1, 0.02, 0.1], [0.01, 1, -0.08], [0, 0, 1.0]]) @ Hn  # a little off
+    pts = np.array([[x, y] for x in np.linspace(0, 8, 9) for y in np.linspace(0, 8, 9)])
+    H, k1, k2, used = G._fit(start, 0.05, q1, q2, 1000.0, GridConfig(fit_lens_prior=1.0))
+    got = G._apply(H, G._undistort(to_q(pts), k1, k2))
+    assert used == len(q1)
+    assert np.abs(got - pts).max() < 0.002
+    assert (k1, k2) == pytest.approx((0.10, 0.03), abs=0.005)
+    H, k1, k2, _ = G._fit(start, 0.05, q1, q2, 1000.0, GridConfig())
+    got = G._apply(H, G._undistort(to_q(pts), k1, k2))
+    assert np.abs(got - pts).max() < 0.05
+
+
+@pytest.mark.parametrize("change, name", [
+    (np.diag([2.0, 2.0, 1.0]), "half the period"),
+    (np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1.0]]), "double the period"),
+    (np.array([[1, 0, 0.5], [0, 1, 0], [0, 0, 1.0]]), "half a tile off"),
+])
+def test_settle_puts_the_lattice_back_on_the_seams(change, name):
+    Hn, to_q = _lattice_photo_map(0.0, 0.0)
+    q1, q2 = _seams(to_q, roads=True)
+    settled = G._settle(change @ Hn, np.c_[q1, q2], GridConfig())
+    pts = np.array([[x, y] for x in range(9) for y in range(9)], float)
+    got = G._apply(settled, G._apply(np.linalg.inv(Hn), pts))
+    assert np.abs(got - np.round(got)).max() < 1e-6, name  # tile corners on lattice corners
+    assert np.abs(np.diff(got[:2], axis=0)).sum() == pytest.approx(1.0), name  # one tile per cell
+
+
+def test_grid_maps_round_trip_with_k2():
+    g = Grid(np.array([[3.0, 0.2, 1.0], [-0.1, 2.5, 0.5], [0.05, 0.1, 1.0]]), (600, 800), k1=0.1, k2=0.03)
+    px = np.array([[10.0, 20.0], [400.0, 300.0], [790.0, 590.0]])
+    assert np.abs(g.to_photo(g.to_lattice(px)) - px).max() < 1e-6
