@@ -3,7 +3,9 @@
 Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, tile recognition
 (:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board),
-figure detection (:func:`~scorer.vision.figures.read_figures`).  The result is
+figure detection (:func:`~scorer.vision.figures.read_figures`, whose second
+look at cells the art does not explain may replace a misread tile: the board
+takes that tile and keeps the first reading as its runner-up).  The result is
 an ordinary board that the rules engine scores, with per-detection confidences
 and runner-up alternatives kept as extra fields (``confidence``,
 ``alternatives``) so the correction step can ask about the weakest first, and a
@@ -133,7 +135,7 @@ def read_photo_full(
         raise
 
 
-def _read_loaded(rgb: np.ndarray, source: Any, cfg: vconfig.VisionConfig, seconds: dict[str, float], *,
+def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, float], *,
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
