@@ -81,6 +81,22 @@ def test_blank_table_is_refused_with_the_edges_seen():
     assert info.value.seen["segments"].shape[1:] == (4,)
 
 
+def test_blurred_seams_are_found_on_the_second_look():
+    """Seams smeared by blur escape the default segment detector; the coarser, more sensitive look finds them."""
+    import cv2
+
+    img = np.full((600, 800), 150, np.uint8)
+    for x in range(50, 800, 90):
+        cv2.line(img, (x, 0), (x, 599), 110, 2)
+    for y in range(40, 600, 90):
+        cv2.line(img, (0, y), (799, y), 110, 2)
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    blurred = np.clip(cv2.GaussianBlur(img, (0, 0), 3.5) + noise, 0, 255).astype(np.uint8)
+    cfg = GridConfig()
+    assert len(G._segments(blurred, cfg)) == 0
+    assert len(G._segments(blurred, cfg, blurred=True)) > 100
+
+
 # --------------------------------------------------------------------------- geometry on exact seams
 
 

@@ -2,7 +2,9 @@
 
 Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
 
-1. line segments (OpenCV's LSD) on the grey image;
+1. line segments (OpenCV's LSD) on the grey image (when no lattice is found,
+   steps 2-7 run once more on segments found at half scale with a lower
+   gradient threshold, for blurred photos);
 2. seam families: vanishing points by RANSAC over segment pairs (tile seams,
    but also wood grain, cloth patterns, box edges), searched once and re-fitted
    for each trial lens distortion ``k1``;
@@ -57,6 +59,8 @@ class GridConfig:
     # Segments and seam families.
     work_side: int = 1600  # longest side of the working copy, pixels
     clahe: float = 0.0  # local contrast equalisation before the segments (0: off)
+    blur_lsd_scale: float = 0.5  # when no lattice is found: segments again at this scale
+    blur_lsd_quant: float = 1.0  # and this gradient quantisation (LSD's default 2)
     min_segment: float = 0.009  # of the image diagonal
     vp_iterations: int = 600
     vp_score_segments: int = 800  # segments a vanishing point hypothesis is scored on
@@ -295,11 +299,19 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
         )
         exc.seen["segments"] = segs / scale
         raise exc
+    evidence = _Evidence(gray, cfg)
     try:
-        return _lattice_from_segments(segs, _Evidence(gray, cfg), (h, w), cfg)
+        return _lattice_from_segments(segs, evidence, (h, w), cfg)
     except TableNotFoundError as exc:
         exc.seen.setdefault("segments", segs / scale)
-        raise
+        # Blur (a shaking hand, a small photo) smears the seams below the segment
+        # detector's threshold: once more with coarser, more sensitive segments.
+        segs2 = _segments(gray, cfg, blurred=True)
+        log.debug("no lattice (%s); again with %d segments for a blurred photo", exc, len(segs2))
+        try:
+            return _lattice_from_segments(segs2, evidence, (h, w), cfg)
+        except TableNotFoundError:
+            raise exc from None
 
 
 def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple[int, int],
@@ -620,9 +632,14 @@ def _distort(u: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
     if not (k1 or k2):
         return u
     ru = np.linalg.norm(u, axis=1, keepdims=True)
-    r = ru.copy()
-    # Points far outside the photo overflow harmlessly (they map outside it either way).
     with np.errstate(over="ignore", invalid="ignore"):
+        # Start above the root, as near as each term alone bounds it (then Newton's
+        # steps on this convex, increasing function come down to it monotonically).
+        r = ru.copy()
+        if k1 > 0:
+            r = np.minimum(r, np.cbrt(ru / k1))
+        if k2 > 0:
+            r = np.minimum(r, (ru / k2) ** 0.2)
         for _ in range(8):
             r2 = r * r
             f = r * (1 + k1 * r2 + k2 * r2 * r2) - ru
@@ -641,11 +658,19 @@ def _undistort(q: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
 # ------------------------------------------------------------------ stages
 
 
-def _segments(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
+def _segments(gray: np.ndarray, cfg: GridConfig, *, blurred: bool = False) -> np.ndarray:
+    """Line segments (N, 4) float64, working-image pixels ``x1, y1, x2, y2`` (LSD).
+
+    ``blurred``: the detector works at ``blur_lsd_scale`` of the image with a
+    lower gradient threshold (``blur_lsd_quant``), for seams smeared by blur.
+    """
     # Local contrast equalisation brings out faint seams in shade and on pale tiles.
     if cfg.clahe:
         gray = cv2.createCLAHE(clipLimit=cfg.clahe, tileGridSize=(8, 8)).apply(gray)
-    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    if blurred:
+        lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, scale=cfg.blur_lsd_scale, quant=cfg.blur_lsd_quant)
+    else:
+        lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
     lines = lsd.detect(gray)[0]
     if lines is None:
         return np.zeros((0, 4))
