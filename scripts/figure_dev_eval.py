@@ -31,13 +31,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import Board, Figure, Placement, Stack, read_board
+from scorer.board import Board, Placement, read_board
 from scorer.errors import ScorerError
 from scorer.evaluate import best_offset, compare_boards, same_tile
 from scorer.tiles import catalog_for
 from scorer.vision import config as vconfig
 from scorer.vision.figures import read_figures
 from scorer.vision.grid import Grid
+from scorer.vision.pipeline import add_figures
 from scorer.vision.photo import load_photo
 
 GAMES = {"carcassonne": ("river", "goldmines"), "goldrush": ("sheriff",)}
@@ -91,14 +92,7 @@ def as_board(truth: Board, game: str, placements: dict, reading) -> Board:
     """A board from placements and a figure reading."""
     b = Board(game=game, expansions=list(truth.expansions), catalog=truth.catalog)
     b.tiles = {c: Placement(c[0], c[1], t, r) for c, (t, r) in placements.items()}
-    b.meeples = [Figure(m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples]
-    b.tents = [Figure(t["player"], t["x"], t["y"], t["at"]) for t in reading.tents]
-    if reading.sheriff:
-        s = reading.sheriff
-        b.sheriff = Figure(None, s["x"], s["y"], s["at"])
-    b.gold = [Stack(g["x"], g["y"], g["count"]) for g in reading.gold]
-    b.ore = [Stack(o["x"], o["y"], o["count"], o["at"]) for o in reading.ore]
-    return b
+    return add_figures(b, reading)
 
 
 KEYS = ("figures_truth", "figures_pred", "figures_matched", "colour_right", "colour_total", "location_right",

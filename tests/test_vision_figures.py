@@ -12,13 +12,14 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.board import Board, Figure, Placement, Stack
+from scorer.board import Board, Placement
 from scorer.errors import ScorerError
 from scorer.evaluate import compare_boards
 from scorer.render.synth import SynthParams, synthesize
 from scorer.vision import colour
 from scorer.vision.figures import FigureConfig, _figure_colours, _shading_fit, camera_from_grid, read_figures
 from scorer.vision.grid import Grid
+from scorer.vision.pipeline import add_figures
 
 
 def _scene(board: dict, seed: int, **params) -> tuple:
@@ -47,14 +48,7 @@ def _true_grid(result) -> Grid:
 def _as_board(truth: Board, reading) -> Board:
     out = Board(game=truth.game, expansions=list(truth.expansions), catalog=truth.catalog)
     out.tiles = {c: Placement(p.x, p.y, p.tile, p.rot) for c, p in truth.tiles.items()}
-    out.meeples = [Figure(m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples]
-    out.tents = [Figure(t["player"], t["x"], t["y"], t["at"]) for t in reading.tents]
-    if reading.sheriff:
-        s = reading.sheriff
-        out.sheriff = Figure(None, s["x"], s["y"], s["at"])
-    out.gold = [Stack(g["x"], g["y"], g["count"]) for g in reading.gold]
-    out.ore = [Stack(o["x"], o["y"], o["count"], o["at"]) for o in reading.ore]
-    return out
+    return add_figures(out, reading)
 
 
 def _read(scene, **kwargs):

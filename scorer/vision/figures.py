@@ -573,7 +573,6 @@ def _compose(canvas: _Canvas, tiles: dict[Cell, _Tile], arts: dict[Cell, np.ndar
     exp = np.zeros((H, W, 3), np.float32)
     cover = np.zeros((H, W), np.float32)
     index = np.full((H, W), -1, np.int32)
-    ones = np.ones((P, P), np.float32)
     e = max(1, int(round(border * P)))
     inner = np.zeros((P, P), np.float32)
     inner[e:P - e, e:P - e] = 1.0

@@ -205,19 +205,7 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
                      "reread": True}
             tile, rot = catalog[look["tile"]], int(look["rot"])
         board.tiles[(x, y)] = Placement(x, y, tile, rot, None, extra)
-    for m in figs.meeples:
-        extra = {k: v for k, v in m.items() if k not in ("player", "x", "y", "at")}
-        board.meeples.append(Figure(m["player"], m["x"], m["y"], m["at"], extra))
-    for t in figs.tents:
-        extra = {k: v for k, v in t.items() if k not in ("player", "x", "y", "at")}
-        board.tents.append(Figure(t["player"], t["x"], t["y"], t["at"], extra))
-    if figs.sheriff:
-        s = figs.sheriff
-        board.sheriff = Figure(None, s["x"], s["y"], s["at"], {k: v for k, v in s.items() if k not in ("x", "y", "at")})
-    for g in figs.gold:
-        board.gold.append(Stack(g["x"], g["y"], g["count"], None, {k: v for k, v in g.items() if k not in ("x", "y", "count")}))
-    for o in figs.ore:
-        board.ore.append(Stack(o["x"], o["y"], o["count"], o["at"], {k: v for k, v in o.items() if k not in ("x", "y", "at", "count")}))
+    add_figures(board, figs)
     colours = list(players) if players else []
     for f in board.meeples + board.tents:
         if f.player not in colours:
@@ -228,6 +216,37 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         return Board.from_dict(board.to_dict(), tile_sets=[s for s in catalog.sets if s.name not in _builtin_names()])
     except ScorerError as exc:  # pragma: no cover - a stage produced an impossible reading
         raise ScorerError(f"the photo reading is inconsistent ({exc}); please report this photo") from None
+
+
+def add_figures(board: Board, figs: Any) -> Board:
+    """Put a figure reading's meeples, tents, Sheriff, gold bars and ore stacks on ``board``.
+
+    Parameters
+    ----------
+    board : Board
+        Changed in place; its tiles are not touched.
+    figs : FigureReading
+        :func:`scorer.vision.figures.read_figures`' result; each detection's
+        other fields (``confidence``, ``alternatives``, ``pose``...) become the
+        figure's extra fields.
+
+    Returns
+    -------
+    Board
+        ``board``.
+    """
+    def rest(d: dict, *keys: str) -> dict:
+        return {k: v for k, v in d.items() if k not in keys}
+
+    board.meeples += [Figure(m["player"], m["x"], m["y"], m["at"], rest(m, "player", "x", "y", "at"))
+                      for m in figs.meeples]
+    board.tents += [Figure(t["player"], t["x"], t["y"], t["at"], rest(t, "player", "x", "y", "at")) for t in figs.tents]
+    if figs.sheriff:
+        s = figs.sheriff
+        board.sheriff = Figure(None, s["x"], s["y"], s["at"], rest(s, "x", "y", "at"))
+    board.gold += [Stack(g["x"], g["y"], g["count"], None, rest(g, "x", "y", "count")) for g in figs.gold]
+    board.ore += [Stack(o["x"], o["y"], o["count"], o["at"], rest(o, "x", "y", "at", "count")) for o in figs.ore]
+    return board
 
 
 def _builtin_names() -> set[str]:
