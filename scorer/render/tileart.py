@@ -122,6 +122,11 @@ _SS = 16  # sub-pixel factor of OpenCV's ``shift`` (4 bits)
 _SHIFT = 4
 
 _CACHE: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
+# Where symbols go (pennants, houses, nuggets, field symbols, corner marks) is read off the
+# tile's masks; it is decided once, on a drawing of this size, and reused at every size, so a
+# tile's symbols sit in the same places whatever size it is drawn at (templates match photos).
+_LAYOUT_PX = 256
+_LAYOUTS: dict[tuple, list] = {}
 _CACHE_BYTES = 96 * 2**20
 _cache_used = 0
 
@@ -402,14 +407,28 @@ def _texture(material: str, size: int, seed: int) -> np.ndarray:
 class _Painter:
     """Draws one tile; coordinates are unit fractions of the tile side."""
 
-    def __init__(self, size: int, seed: int) -> None:
+    def __init__(self, size: int, seed: int, layout: list | None = None) -> None:
         self.size = size
         self.seed = seed
+        self.replaying = layout is not None
+        self.decisions: list = list(layout) if layout is not None else []
+        self._step = 0
         self.img = np.zeros((size, size, 3), np.uint8)
         self.barrier = np.zeros((size, size), np.uint8)  # walls, lines and centre features
         self.lines = np.zeros((size, size), np.uint8)    # line footprints only
         self.river = np.zeros((size, size), np.uint8)    # river footprints
         self.walls = np.zeros((size, size), np.uint8)    # cities and mountains
+
+    def decide(self, compute):
+        """A layout decision read off the masks: made by ``compute()`` when drawing at the
+        layout size, replayed from that drawing at every other size."""
+        if self.replaying:
+            value = self.decisions[self._step]
+        else:
+            value = compute()
+            self.decisions.append(value)
+        self._step += 1
+        return value
 
     # -- conversions
     def px(self, pts) -> np.ndarray:
@@ -461,8 +480,18 @@ class _Painter:
 
 
 def _draw(tile: TileType, size: int, seed: int) -> np.ndarray:
+    layout = None
+    if size != _LAYOUT_PX:
+        key = _tile_key(tile)
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            layout = _LAYOUTS[key] = _paint(tile, _LAYOUT_PX, 0, None).decisions
+    return _paint(tile, size, seed, layout).img
+
+
+def _paint(tile: TileType, size: int, seed: int, layout: list | None) -> _Painter:
     feats = tile.features
-    p = _Painter(size, seed)
+    p = _Painter(size, seed, layout)
     kinds = {f.kind for f in feats}
     goldrush = bool(kinds & {"prairie", "mountain", "rail", "town", "cemetery"})
     ground = "prairie" if goldrush else "field"
@@ -524,7 +553,7 @@ def _draw(tile: TileType, size: int, seed: int) -> np.ndarray:
         else:
             _mountain_symbols(p, wall_masks[i], f.get("nuggets"))
     # Corner symbols: pick their corners first so that field symbols keep clear of them.
-    free_corners = _free_corners(p)
+    free_corners = list(p.decide(lambda: _free_corners(p)))
     gold_at = free_corners.pop(0) if tile.gold else None
     star_at = free_corners.pop(0) if tile.sheriff else None
     # River II repeats some River I designs: its tiles carry a small set mark (two waves)
@@ -546,7 +575,7 @@ def _draw(tile: TileType, size: int, seed: int) -> np.ndarray:
             wave = np.array([[x - 0.05 + 0.1 * t, y + dy + 0.015 * np.sin(2 * np.pi * 2 * t)] for t in np.linspace(0, 1, 12)])
             p.outline(wave, PALETTE["river"], 0.012)
     _border(p)
-    return p.img
+    return p
 
 
 def _mask_hits(p: _Painter, path: np.ndarray) -> np.ndarray:
@@ -668,7 +697,7 @@ def _draw_wall(p: _Painter, f: FeatureSpec, mask: np.ndarray, borders: list[np.n
         for curve in borders:
             jag = _jagged(curve, 0.018)
             p.outline(jag, PALETTE["mountain_dark"], 0.03, minimum=2)
-            p.outline(_offset(jag, 0.012 if _inside_left(curve, mask, p) else -0.012),
+            p.outline(_offset(jag, 0.012 if p.decide(lambda: _inside_left(curve, mask, p)) else -0.012),
                       PALETTE["mountain_light"], 0.008)
 
 
@@ -691,15 +720,12 @@ def _jagged(curve: np.ndarray, amp: float) -> np.ndarray:
 def _spots(mask: np.ndarray, n: int, radius_px: float, keep_edge: float = 0.0) -> list[tuple[float, float]]:
     """Up to ``n`` well-spaced points (unit coordinates) deep inside ``mask``.
 
-    Worked out on a fixed 128-pixel copy of the mask, so a tile's symbols sit in
-    the same places whatever size it is drawn at (templates match photos).
+    Called through ``_Painter.decide``: worked out once, on the layout-size drawing.
     """
     if n <= 0:
         return []
-    ref = 128
-    radius_px = radius_px * ref / mask.shape[0]
-    m = cv2.resize(mask, (ref, ref), interpolation=cv2.INTER_NEAREST) if mask.shape[0] != ref else mask.copy()
-    size = ref
+    m = mask.copy()
+    size = m.shape[0]
     if keep_edge > 0:
         e = max(1, int(keep_edge * size))
         m[:e, :] = 0
@@ -802,7 +828,7 @@ def _cemetery(p: _Painter) -> None:
 def _city_symbols(p: _Painter, mask: np.ndarray, pennants: int) -> None:
     area = float(mask.mean()) / 255.0
     n_houses = 1 if area < 0.25 else 2 if area < 0.5 else 3
-    spots = _spots(mask, pennants + n_houses, 0.075 * p.size, keep_edge=0.05)
+    spots = p.decide(lambda: _spots(mask, pennants + n_houses, 0.075 * p.size, keep_edge=0.05))
     shields, houses = spots[:pennants], spots[pennants:]
     for c in houses:
         _house(p, c, 0.055, PALETTE["roof"])
@@ -824,7 +850,7 @@ def _mountain_symbols(p: _Painter, mask: np.ndarray, nuggets: int) -> None:
     """Gold nuggets (one per ``nuggets``, deepest spots first) and rocky peaks in a mountain."""
     area = float(mask.mean()) / 255.0
     n_peaks = 1 if area < 0.25 else 2 if area < 0.55 else 4
-    spots = _spots(mask, nuggets + n_peaks, 0.055 * p.size, keep_edge=0.04)
+    spots = p.decide(lambda: _spots(mask, nuggets + n_peaks, 0.055 * p.size, keep_edge=0.04))
     for x, y in spots[nuggets:]:
         s = 0.07
         left = [(x - s, y + 0.5 * s), (x, y - 0.8 * s), (x, y + 0.5 * s)]
@@ -902,11 +928,15 @@ def _inn(p: _Painter, path: np.ndarray) -> None:
     """An inn: a house with a blue roof and a sign beside the road."""
     q, t = _point_at(path, 0.3)
     n = np.array([-t[1], t[0]])
-    for side in (1, -1):
-        c = q + n * side * 0.17
-        i, j = np.clip((c * p.size).astype(int), 0, p.size - 1)
-        if not p.barrier[j, i]:
-            break
+
+    def side() -> int:
+        for sign in (1, -1):
+            i, j = np.clip(((q + n * sign * 0.17) * p.size).astype(int), 0, p.size - 1)
+            if not p.barrier[j, i]:
+                return sign
+        return -1
+
+    c = q + n * p.decide(side) * 0.17
     _house(p, tuple(c), 0.085, (60, 90, 170))
     p.disc((c[0] + 0.11, c[1] + 0.03), 0.026, PALETTE["gold"])
     p.disc((c[0] + 0.11, c[1] + 0.03), 0.026, PALETTE["wall_dark"], 1)
@@ -917,18 +947,24 @@ def _field_symbols(p: _Painter, feats) -> None:
               if f.kind in ("field", "prairie") and (f.get("pigherd") or f.get("camps") or f.get("horses"))]
     if not wanted:
         return
-    free = (p.barrier == 0).astype(np.uint8)
-    _, labels = cv2.connectedComponents(free, connectivity=4)
-    for i, f in wanted:
-        region = np.zeros_like(free)
+    labels = None
+
+    def spots_in_field(f: FeatureSpec, n: int) -> list[tuple[float, float]]:
+        nonlocal labels
+        if labels is None:
+            _, labels = cv2.connectedComponents((p.barrier == 0).astype(np.uint8), connectivity=4)
+        region = np.zeros(labels.shape, np.uint8)
         for h in f.edges:
             x, y = _HALF_SAMPLE[h]
             j0, i0 = int(y * p.size), int(x * p.size)
             patch = labels[max(0, j0 - 3):j0 + 4, max(0, i0 - 3):i0 + 4]
             for lab in np.unique(patch[patch > 0]):
                 region[labels == lab] = 255
+        return _spots(region, n, 0.09 * p.size, keep_edge=0.09)
+
+    for i, f in wanted:
         items = ["pig"] * (1 if f.get("pigherd") else 0) + ["camp"] * f.get("camps") + ["horse"] * f.get("horses")
-        spots = _spots(region, len(items), 0.09 * p.size, keep_edge=0.09)
+        spots = p.decide(lambda: spots_in_field(f, len(items)))
         for what, c in zip(items, spots):
             {"pig": _pigs, "camp": _tipi, "horse": _horse}[what](p, c)
             p.disc(c, 0.12, 255, img=p.barrier)
