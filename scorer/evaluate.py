@@ -215,6 +215,8 @@ class BoardComparison:
         Cells with gold bars in truth or prediction whose count is right.
     ore_right, ore_cells : int
         Cells with ore tokens in truth or prediction whose count is right.
+    tiles_all_right : bool
+        The grid found, every tile right and no extra tile (the tile stage alone).
     board_right : bool
         Every tile, figure, colour, location and token count right and no extra tile.
     scores_right : bool or None
@@ -244,6 +246,7 @@ class BoardComparison:
     gold_cells: int = 0
     ore_right: int = 0
     ore_cells: int = 0
+    tiles_all_right: bool = False
     board_right: bool = False
     scores_right: bool | None = None
     scores_truth: dict[str, int] | None = None
@@ -521,8 +524,9 @@ def compare_boards(truth: Board, pred: Board, *, mode: str = "final",
     cmp.gold_right, cmp.gold_cells = _compare_counts("gold", truth.gold_on(), moved.gold_on(), cmp.token_errors)
     cmp.ore_right, cmp.ore_cells = _compare_counts("ore", _per_cell(truth.ore), _per_cell(moved.ore),
                                                    cmp.token_errors)
-    cmp.board_right = (cmp.grid_found and cmp.tiles_right == cmp.truth_tiles
-                       and cmp.occupancy_right == cmp.occupancy_cells and figures_ok
+    cmp.tiles_all_right = (cmp.grid_found and cmp.tiles_right == cmp.truth_tiles
+                           and cmp.occupancy_right == cmp.occupancy_cells)
+    cmp.board_right = (cmp.tiles_all_right and figures_ok
                        and cmp.gold_right == cmp.gold_cells and cmp.ore_right == cmp.ore_cells)
     _compare_scores(truth, moved, mode, score_fn, cmp)
     return cmp
@@ -620,6 +624,7 @@ class Evaluation:
             "location": pooled("location_right", "location_total"),
             "gold": pooled("gold_right", "gold_cells"),
             "ore": pooled("ore_right", "ore_cells"),
+            "boards_tiles_right": _ratio(sum(c.tiles_all_right for c in cs), n),
             "boards_right": _ratio(sum(c.board_right for c in cs), n),
             "scores_right": _ratio(sum(compared), len(compared)),
             "scores_compared": len(compared),
@@ -665,7 +670,7 @@ class Evaluation:
             "occupancy_accuracy": s["occupancy"], "tile_accuracy": s["tile_accuracy"], "tile_error": s["tile_error"],
             "figure_precision": s["figure_precision"], "figure_recall": s["figure_recall"],
             "colour_accuracy": s["colour"], "location_accuracy": s["location"], "gold_accuracy": s["gold"],
-            "ore_accuracy": s["ore"], "board_right": s["boards_right"], "scores_right": s["scores_right"],
+            "ore_accuracy": s["ore"], "tiles_all_right": s["boards_tiles_right"], "board_right": s["boards_right"], "scores_right": s["scores_right"],
             "seconds": s["seconds_median"], "tracemalloc_peak_mb": s["tracemalloc_peak_mb"],
             "rss_delta_mb": s["rss_delta_mb"],
         }
@@ -683,7 +688,7 @@ CSV_COLUMNS = (
     "figures_truth", "figures_pred", "figures_matched", "figure_precision", "figure_recall",
     "colour_right", "colour_total", "colour_accuracy", "location_right", "location_total", "location_accuracy",
     "gold_right", "gold_cells", "gold_accuracy", "ore_right", "ore_cells", "ore_accuracy",
-    "board_right", "scores_right", "score_mode", "score_note", "seconds", "tracemalloc_peak_mb", "rss_delta_mb",
+    "tiles_all_right", "board_right", "scores_right", "score_mode", "score_note", "seconds", "tracemalloc_peak_mb", "rss_delta_mb",
 )
 
 

@@ -95,6 +95,7 @@ def format_summary(result: Evaluation) -> str:
         ("location", _pct(s["location"])),
         ("gold bars per cell", _pct(s["gold"])),
         ("ore tokens per cell", _pct(s["ore"])),
+        ("boards, tiles right", _pct(s["boards_tiles_right"])),
         ("boards fully right", _pct(s["boards_right"])),
         ("scores exactly right", f"{_pct(s['scores_right'])} (of {s['scores_compared']} scored)"),
         ("seconds median / max", f"{_num(s['seconds_median'], '.3f')} / {_num(s['seconds_max'], '.3f')}"),

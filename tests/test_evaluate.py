@@ -164,6 +164,8 @@ def test_missing_figure_drops_recall_by_exact_fraction():
     assert c.figure_errors == [{"error": "missed", "kind": "meeple", "x": 2, "y": 0,
                                 "truth": {"player": "red", "at": "C"}}]
     assert not c.board_right and c.scores_right is False
+    # and the tiles alone are still all right
+    assert c.tiles_all_right
 
 
 def test_extra_figure_drops_precision():
@@ -361,7 +363,7 @@ def test_evaluate_dir_with_truth_reader_is_right_everywhere(photo_dir, reader):
     assert result.skipped == ["d.png"]
     assert all(p.read_ok and p.reason is None for p in result.photos)
     for key in ("grid_found", "occupancy", "tile_accuracy", "figure_precision", "figure_recall", "colour",
-                "location", "gold", "ore", "boards_right", "scores_right"):
+                "location", "gold", "ore", "boards_tiles_right", "boards_right", "scores_right"):
         assert s[key] == 1.0, key
     assert s["tile_error"] == 0.0 and s["photos"] == 3 and s["failed_reads"] == 0
     assert s["scores_compared"] == 3
