@@ -196,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every row here")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--config", type=Path, help="a vision config.toml")
+    ap.add_argument("--only", default="", help="comma-separated photo names (stems) to keep, e.g. synth-00004")
     args = ap.parse_args(argv)
     from scorer.vision.config import load_config
 
@@ -204,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for folder in args.folders:
         photos = sorted(folder.glob("*.jpg"))[args.start:]
+        if args.only:
+            keep = set(args.only.split(","))
+            photos = [p for p in photos if p.stem in keep]
         if args.limit:
             photos = photos[:args.limit]
         for photo in photos:

@@ -2,7 +2,8 @@
 
 For every photo ``X.jpg`` with ``X.jpg.truth.json`` in the folders given, the
 tile stage runs on the truth lattice (see ``scripts/tile_bench.py``) and, at
-the moment it first judges occupancy, the cues of every examined cell
+the moment it judges occupancy for decoding (after looking through figures),
+the cues of every examined cell
 (:func:`scorer.vision.recognise._occupancy_features`) are kept with the truth
 (does the cell hold a tile).  Two logistic models are fitted by iteratively
 reweighted least squares with a small ridge: without the table colours
@@ -24,6 +25,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -46,27 +48,37 @@ def collect(photo: Path, cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray] | Non
     catalog = catalog_for(board.game, dict(CANDIDATE_GAMES)[board.game])
     rgb = load_photo(photo, max_side=2048)
     grid = truth_lattice(truth, rgb.shape[:2])
-    seen = {}
-    original = R._occupancy
+    seen: dict = {"matched": False}
+    original, original_match = R._occupancy, R._match
+
+    def spy_match(*a, **k):
+        out = original_match(*a, **k)
+        seen["matched"] = True
+        return out
 
     def spy(match, c):
-        if "match" not in seen:
+        # The first judgement after matching is the one decoding uses (an earlier
+        # one, inside the occlusion stage, only picks the cells to look through figures on).
+        if seen["matched"] and "match" not in seen:
             seen["match"] = match
             seen["F"] = R._occupancy_features(match, c)
         return original(match, c)
 
-    R._occupancy = spy
+    R._occupancy, R._match = spy, spy_match
     try:
         R.read_tiles(rgb, grid, catalog, cfg)
     except ScorerError:
         pass
     finally:
-        R._occupancy = original
+        R._occupancy, R._match = original, original_match
     if "match" not in seen:
         return None
     match = seen["match"]
     y = np.array([tuple(map(int, c)) in board.tiles for c in match.cells], float)
-    return seen["F"], match, y
+    # Only what the table cue needs (R._table_llr), the picture as bytes: many photos fit in memory.
+    light = SimpleNamespace(fine=(None, np.clip(match.fine[1], 0, 255).astype(np.uint8)),
+                            cells=match.cells.copy(), origin=match.origin)
+    return seen["F"], light, y
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, ridge: float = 1e-3, rounds: int = 50) -> np.ndarray:
@@ -91,11 +103,21 @@ def logloss(A: np.ndarray, w: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.logaddexp(0, z) - y * z))
 
 
+def _padded(weights, n: int, llr_last: bool = False) -> np.ndarray:
+    """Old weights with zeros for cues they lack (cues added since), the table cue kept last."""
+    w = np.asarray(weights, float)
+    if len(w) >= n:
+        return w[:n]
+    if llr_last:
+        return np.r_[w[:-1], np.zeros(n - len(w)), w[-1:]]
+    return np.r_[w, np.zeros(n - len(w))]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--use", default="score,contrast,colour,tint,hidden", help="cues to fit (the others get 0)")
+    ap.add_argument("--use", default="score,contrast,colour,tint,hidden,bare", help="cues to fit (the others get 0)")
     args = ap.parse_args(argv)
     import scorer.vision.recognise as R
     from scorer.vision.config import load_config
@@ -115,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.concatenate([r[2] for r in rows])
     w0 = np.zeros(len(names) + 1)
     w0[[0] + [u + 1 for u in use]] = fit_logistic(F[:, use], y)
-    print("old occ0 log-loss %.4f, new %.4f" % (logloss(F, np.asarray(cfg.occ0_weights, float), y), logloss(F, w0, y)))
+    print("old occ0 log-loss %.4f, new %.4f" % (logloss(F, _padded(cfg.occ0_weights, len(w0)), y), logloss(F, w0, y)))
     # The table cue as the pipeline computes it: from the first model's probabilities.
     cfg.occ0_weights = tuple(float(v) for v in w0)
     llr = []
@@ -126,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     G = np.c_[F, L]
     w = np.zeros(len(names) + 2)
     w[[0] + [u + 1 for u in use] + [len(names) + 1]] = fit_logistic(G[:, use + [len(names)]], y)
-    print("old occ log-loss %.4f, new %.4f" % (logloss(G, np.asarray(cfg.occ_weights, float), y), logloss(G, w, y)))
+    print("old occ log-loss %.4f, new %.4f" % (logloss(G, _padded(cfg.occ_weights, len(w), llr_last=True), y),
+                                                logloss(G, w, y)))
     fmt = lambda v: "[" + ", ".join(f"{x:.2f}" for x in v) + "]"  # noqa: E731
     print(f"occ0_weights = {fmt(w0)}")
     print(f"occ_weights = {fmt(w)}")

@@ -31,7 +31,7 @@ from scorer.vision.appearance import (
 from scorer.vision.config import ConfigError, VisionConfig, default_toml, load_config
 from scorer.vision.decode import DecodeProblem, decode_problem
 from scorer.vision.grid import Grid
-from scorer.vision.recognise import guess_catalog, read_tiles
+from scorer.vision.recognise import guess_catalog, read_tiles, survey_lattice
 
 ART = Path(__file__).resolve().parents[2] / "shared" / "tile_art"
 
@@ -107,10 +107,10 @@ def test_config_rejects_unknown_thresholds(tmp_path):
 @pytest.mark.parametrize(
     "game, expansions, seed, at_least",
     [
-        ("carcassonne", [], 11, 24),
-        ("carcassonne", ["river", "goldmines"], 12, 24),  # river tiles whose drawings are twins
-        ("goldrush", ["sheriff"], 13, 22),
-        ("goldrush", ["sheriff"], 14, 24),  # gold stacks and figures hide parts of the tiles
+        ("carcassonne", [], 11, 25),
+        ("carcassonne", ["river", "goldmines"], 12, 25),  # river tiles whose drawings are twins
+        ("goldrush", ["sheriff"], 13, 23),
+        ("goldrush", ["sheriff"], 14, 25),  # gold stacks and figures hide parts of the tiles
     ],
 )
 def test_reads_synthetic_photos(game, expansions, seed, at_least):
@@ -179,6 +179,96 @@ def test_position_prior_follows_the_surely_matched_neighbours():
     assert (pred[:, 0] == 2.0).all() and (pred[:, 1] == 0.0).all()
     # Too few sure cells: no prediction, each cell keeps its own search.
     assert _predicted_offsets(cells, np.full((25, 2), 0.5), offset, cfg) is None
+
+
+def test_position_prior_listens_only_to_the_voters_given():
+    """Cells whose colours are not the tiles' (a striped cloth) do not tell where the tiles lie."""
+    from scorer.vision.recognise import TileConfig, _predicted_offsets
+
+    cfg = TileConfig()
+    cells = np.array([(x, y) for y in range(5) for x in range(5)])
+    ncc = np.full((25, 2), 0.9)
+    offset = np.zeros((25, 2, 2), np.int64)
+    offset[:, :, 0] = 2
+    cloth = cells[:, 1] >= 2  # three rows of cloth cells that fit a template well, 5 pixels off
+    offset[cloth, :, 1] = 5
+    voters = ~cloth
+    pred = _predicted_offsets(cells, ncc, offset, cfg, voters=voters)
+    assert (pred[:, 0] == 2.0).all() and (pred[:, 1] == 0.0).all()
+    assert (_predicted_offsets(cells, ncc, offset, cfg)[cloth, 1] == 5.0).all()  # without: the cloth wins
+
+
+def test_white_balance_ignores_cells_that_need_a_strong_cast():
+    from types import SimpleNamespace
+
+    from scorer.vision.recognise import _white_balance
+
+    px, inset = 10, 0.1
+    art = np.array([[170.0, 150.0, 100.0]])  # the one template: sand
+    tpl = SimpleNamespace(mean_rgb=art)
+    n = 23  # 3 tiles and 20 cells of cloth, all matched surely
+    cells = np.array([(x, 0) for x in range(n)])
+    img = np.zeros((px, n * px, 3), np.float32)
+    for x in range(n):
+        cast = (1.04, 1.0, 0.96) if x < 3 else (0.75, 0.9, 1.5)  # blue and white stripes
+        img[:, x * px:(x + 1) * px] = art[0] * np.array(cast)
+    score = np.full((n, 1), 0.9)
+    cand = np.zeros((n, 1), np.int64)
+    gains, consensus = _white_balance(img, cells, (0, 0), px, inset, score, cand, tpl, 0.8, 0.3)
+    assert consensus.tolist() == [True] * 3 + [False] * 20
+    expect = np.array([1.04, 1.0, 0.96])
+    assert np.allclose(gains, expect / expect.mean(), atol=1e-3)
+    gains, consensus = _white_balance(img, cells, (0, 0), px, inset, score, cand, tpl, 0.8)  # no limit
+    assert consensus.tolist() == [False] * 3 + [True] * 20  # without: the cloth sets the colours
+
+
+def test_chroma_penalty_is_blind_to_shading_not_to_colour():
+    from scorer.vision.recognise import TileConfig, _chroma_penalty
+
+    cfg = TileConfig()
+    field = np.array([70.0, 140.0, 50.0])
+    city = np.array([180.0, 120.0, 70.0])
+    tone = (1.0, np.zeros(3))
+    x = np.stack([field, 0.6 * field, field])[:, None, :]  # a field in light, in shade, and again
+    t = np.stack([field, field, city])[:, None, :]
+    pen = _chroma_penalty(x, t, tone, cfg)[:, 0]
+    assert pen[0] == pytest.approx(0.0, abs=1e-9)
+    assert pen[1] == pytest.approx(0.0, abs=1e-9)  # shading scales every channel alike
+    assert pen[2] == pytest.approx(cfg.chroma_weight * cfg.chroma_cap)  # a city drawn where a field shows
+
+
+def test_only_cells_near_tile_like_cells_are_examined():
+    from scorer.vision.recognise import TileConfig, _board_cells
+
+    cfg = TileConfig()
+    cells = np.array([(x, y) for y in range(-3, 7) for x in range(10)])
+    best = np.full(len(cells), 0.6)
+    best[(cells[:, 0] == 2) & (cells[:, 1] == 0)] = 0.95
+    best[(cells[:, 0] == 9) & (cells[:, 1] == 6)] = cfg.board_score
+    keep = _board_cells(cells, best, cfg)
+    kept = {tuple(c) for c in cells[keep].tolist()}
+    near = {(x, y) for x in range(0, 5) for y in range(-2, 3)} | {(x, y) for x in range(7, 10) for y in range(4, 7)}
+    assert kept == near
+    assert _board_cells(cells, np.full(len(cells), 0.6), cfg).all()  # nothing tile-like: every cell
+
+
+def test_one_survey_serves_guess_catalog_and_read_tiles():
+    base = catalog_for("carcassonne", ["river", "goldmines"])
+    gold = catalog_for("goldrush", ["sheriff"])
+    res = photo("goldrush", ["sheriff"], 16, 33)
+    grid = truth_grid(res)
+    survey = survey_lattice(res.image, grid)
+    catalog = guess_catalog(res.image, grid, [base, gold], survey=survey)
+    # the survey keeps the chosen catalogue's coarse match only
+    assert catalog is gold and len(survey.scores) == 1
+    shared = read_tiles(res.image, grid, catalog, survey=survey)
+    fresh = read_tiles(res.image, grid, catalog)
+
+    def tiles(reading):
+        return {c: (r.tile_id, r.rot) for c, r in reading.cells.items()}
+
+    assert tiles(shared) == tiles(fresh)
+    assert right_tiles(res, shared) == (16, 16, 0)
 
 
 def test_cut_cells_are_reported_not_guessed():

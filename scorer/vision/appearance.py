@@ -358,10 +358,9 @@ def calibrate(rgb: np.ndarray, grid, tiles: list[TileType], *, columns: int, nam
     cfg = cfg or R.default_config()
     catalog = Catalog({t.id: t for t in tiles}, [], {t.id: 1 for t in tiles})
     tpl = R.build_templates(catalog, cfg, None)
-    region, cells, _, _ = R._prepare(rgb, grid, cfg)
-    cpx = cfg.coarse_px
-    cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
-    S, shifts = R._ncc_all(R._coarse_image(region, cfg), cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+    survey = R.survey_lattice(rgb, grid, cfg)
+    cells = survey.cells
+    S, _ = R._survey_scores(survey, tpl, cfg)
     index = {tuple(map(int, c)): k for k, c in enumerate(cells)}
     base = [(n % columns, n // columns) for n in range(len(tiles))]
     best = None

@@ -139,7 +139,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
-    from .recognise import guess_catalog, read_tiles
+    from .recognise import guess_catalog, read_tiles, survey_lattice
 
     t0 = time.perf_counter()
     grid = find_grid(rgb, cfg.grid)
@@ -147,16 +147,19 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
 
     t0 = time.perf_counter()
     tile_sets = list(tile_sets)
-    if game is not None:
-        exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-        catalog = catalog_for(game, exps, tile_sets)
-    else:
-        candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
-        catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance)
-        game = catalog.sets[0].game
-        exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
     try:
-        tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir)
+        survey = None
+        if game is not None:
+            exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
+            catalog = catalog_for(game, exps, tile_sets)
+        else:
+            candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
+            survey = survey_lattice(rgb, grid, cfg.tiles)
+            catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
+                                    survey=survey)
+            game = catalog.sets[0].game
+            exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
+        tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)
     except PhotoError as exc:
         exc.seen.setdefault("grid", grid)
         raise

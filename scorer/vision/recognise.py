@@ -2,12 +2,19 @@
 
 Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order):
 
-1. **phase check**: a lattice found half a tile off (seams inside tiles can
-   pull it there) is moved back when the tiles match clearly better so;
-2. **rectify**: the lattice cells seen in the photo are warped, in one pass
-   (homography and lens distortion of the :class:`~scorer.vision.grid.Grid`),
-   to a top-down picture with ``detail_px`` pixels per tile, the photo first
-   shrunk with area averaging so that no cell is aliased;
+1. **survey**: every lattice cell seen in the photo is warped top-down at a
+   few pixels a tile and compared coarsely with every template (step 4);
+   only cells within ``board_margin`` of a cell that clearly looks like a
+   tile are examined further (with a steep view and a wide lens most of the
+   lattice is far table).  :func:`guess_catalog` makes the same survey and
+   hands it to :func:`read_tiles` on the same photo and lattice;
+2. **rectify**: the cells examined are warped, in one pass (homography and
+   lens distortion of the :class:`~scorer.vision.grid.Grid`), to a top-down
+   picture with ``detail_px`` pixels per tile, the photo first shrunk with
+   area averaging so that no cell is aliased;
+   **phase check** (after step 5): a lattice found half a tile off (seams
+   inside tiles can pull it there) is moved back when the tiles match clearly
+   better so;
 3. **quality**: too small tiles (fewer than ``min_tile_px`` photo pixels a
    side) or too dark a photo (mean luminance) raise a
    :class:`~scorer.errors.PhotoError` saying what to change; so does too
@@ -22,9 +29,12 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
 6. **position prior**: tiles and lattice errors drift smoothly across the
    table, so each cell is searched again, coarse and fine, only near where its
    surely matched neighbours lie (a wide search lets a wrong template fit at a
-   wrong position); then the photo is white-balanced on the surest cells and
-   each candidate scored by a robust fit (one gain, an offset per channel)
-   that ignores the worst-fitting pixels; the fit's colour misfit is kept too;
+   wrong position; only neighbours whose colours agree with the tiles' vote:
+   a striped cloth fits a tile's structure anywhere); then the photo is
+   white-balanced on the surest cells and each candidate scored by a robust
+   fit (one gain, an offset per channel) that ignores the worst-fitting
+   pixels, less its chromaticity misfit under the photo's typical colours
+   (a plain field under a monk must not read as a plain city);
 7. **occlusion**: what no candidate explains on a tile of the board, in a
    compact blob (a figure, a gold stack, its shadow), is hidden; such cells
    are compared with every template on what stays visible, and the hidden
@@ -34,7 +44,8 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
    hides the tile, at ``detail_px``;
 9. **occupancy**: a logistic model of the match score, the contrast, the
    colour misfit, the tint (colour misfit under the photo's typical contrast),
-   the hidden share and the colours of this photo's table and tiles;
+   the hidden share, how far an unhidden cell falls short of any template and
+   the colours of this photo's table and tiles;
 10. **decode** (:mod:`scorer.vision.decode`): the board as a whole, neighbouring
     sides must match, no tile more often than the box holds, the river is one
     river, tiles lie next to tiles; cells that still disagree are compared with
@@ -56,6 +67,7 @@ either the template plus noise or something standing on it).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +117,7 @@ class TileConfig:
     occ_rounds: int = 2  # find the hidden pixels and compare again this many times
     occ_seed: float = 0.5  # ... on cells that match some tile this well, and their neighbours ...
     occ_min_occupancy: float = 0.05  # ... that hold a tile at least this likely (before looking through figures)
+    occ_neighbours: int = 2  # ... or have at least this many such neighbours
     occ_cap: float = 3.0  # a hidden pixel's squared misfit counts up to this times the hiding threshold
     occ_open: float = 0.06  # hidden blobs narrower than twice this are art (a road, a rail, a pennant), tile units
     occ_min: float = 0.04  # cells with at least this share hidden are compared again with every template ...
@@ -119,13 +132,18 @@ class TileConfig:
     detail_min: float = 0.3  # only cells whose best score reaches this are examined in detail
     detail_floor: float = 0.25  # masked photo variance floored at this share of the cell's
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
-    sure_ncc: float = 0.8  # cells matched at least this well set the white balance
+    chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
+    chroma_cap: float = 0.5  # ... counted up to this misfit
+    sure_ncc: float = 0.8  # cells matched at least this well set the white balance ...
+    max_cast: float = 0.3  # ... unless their colours need a larger cast (log ratio of a channel to the mean)
     sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast
     # occupancy logistic model without the table colours: bias, then the weights of
-    # score, contrast, colour, tint, hidden (see _occupancy_features)
-    occ0_weights: tuple = (-5.94, 1.28, 0.53, -0.67, -1.76, 0.59)
+    # score, contrast, colour, tint, hidden, bare (see _occupancy_features)
+    occ0_weights: tuple = (-5.90, 1.74, 0.78, -0.78, -1.95, 0.75, -1.04)
     # ... with them: the same, then the weight of the tile/table colour log-likelihood ratio (0: not used)
-    occ_weights: tuple = (-5.56, 1.22, 0.44, -0.78, -0.87, 0.53, 1.19)
+    occ_weights: tuple = (-5.40, 1.10, 0.49, -0.55, -1.44, 0.28, -0.55, 1.54)
+    bare_score: float = 0.2  # "bare" cue: how far the best match falls below this ...
+    bare_hidden: float = 0.1  # ... fading with the share hidden by figures (this share: 1/e)
     table_llr_clip: float = 4.0
     decode_min_occupancy: float = 0.01  # cells less likely to hold a tile are left out of decoding
     neighbour_prior: tuple = (-2.5, 0.3, 1.8, 3.4, 4.1)  # nats for a tile with 0-4 occupied neighbours
@@ -139,7 +157,9 @@ class TileConfig:
     min_luminance: float = 35.0  # darkest board mean luminance, 0-255
     max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
     max_sharpness_blurred: float = 0.5  # ... when its Laplacian variance / intensity variance is also below this
-    max_cells: int = 6000  # lattice cells examined at most
+    max_cells: int = 6000  # lattice cells surveyed at most
+    board_score: float = 0.8  # cells whose best coarse match reaches this look like tiles ...
+    board_margin: int = 2  # ... and only cells this near one are examined (the rest is table), cells
     # decoding
     unary_temperature: float = 0.04  # match-score units per nat
     side_penalty: float = 4.0  # nats lost per neighbouring side that does not match
@@ -522,13 +542,14 @@ def check_quality(region: _Region, cells: np.ndarray, cfg: TileConfig) -> dict[s
 def _estimate_blur(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, cells: int = 24) -> float:
     """The photo's blur, tile units: the Gaussian sigma that best turns the art into the surest cells.
 
-    Each of the ``cells`` best-matched cells is compared, at ``detail_px``, with
+    Each of the ``cells`` best-matched cells (matched at least ``occ_seed``:
+    a blurred photo matches less surely) is compared, at ``detail_px``, with
     its template blurred by each of :data:`_BLUR_STEPS`; the median of the
     best sigmas is the estimate (0 when no cell matches well).
     """
     dp = cfg.detail_px
     di, dw = _inner(dp, cfg.detail_inset)
-    sure = np.flatnonzero(match.score[:, 0] >= cfg.sure_score)
+    sure = np.flatnonzero(match.score[:, 0] >= min(cfg.sure_score, cfg.occ_seed))
     if len(sure) == 0:
         return 0.0
     sure = sure[np.argsort(-match.score[sure, 0])][:cells]
@@ -686,6 +707,8 @@ class _Match:
     hidden: np.ndarray | None = None  # (h, w) float32 over the fine image: 1 where a figure hides the tile
     hidden_share: np.ndarray | None = None  # (N,) share of each cell's tile hidden
     tau: np.ndarray | None = None  # (N,) cap of a hidden pixel's squared misfit (see _robust_scores)
+    tone: tuple | None = None  # (gain, (3,) offset): the photo's typical colours of a tile, see _tone
+    consensus: np.ndarray | None = None  # (N,) bool: sure cells whose colours set the white balance
 
 
 def _scaled(region: _Region, px: int, blur: float) -> np.ndarray:
@@ -701,15 +724,28 @@ def _coarse_image(region: _Region, cfg: TileConfig) -> np.ndarray:
 
 
 def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float,
-                   score: np.ndarray, cand: np.ndarray, tpl: Templates, sure_score: float) -> np.ndarray:
-    """Per-channel gains (3,) that turn the photo's colours into the templates' (mean 1).
+                   score: np.ndarray, cand: np.ndarray, tpl: Templates, sure_score: float,
+                   max_cast: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel gains (3,) that turn the photo's colours into the templates' (mean 1), and who set them.
 
     Measured on the cells matched surest: the ratio of each cell's mean colour
-    to its best template's, median over cells.
+    to its best template's, median over the largest group of cells that agree.
+    Cells whose colour would need a cast of more than ``max_cast`` (log ratio
+    of a channel to the mean of the three) take no part: a striped or checked
+    cloth can match a tile's structure, not its colours, and a camera's white
+    balance leaves only a mild cast.
+
+    Returns
+    -------
+    gains : (3,) float ndarray
+    consensus : (N,) bool ndarray
+        The cells whose colours agree with the gains: surely tiles (all
+        ``False`` when too few cells are sure).
     """
+    consensus = np.zeros(len(cells), bool)
     sure = score[:, 0] >= sure_score
     if sure.sum() < 3:
-        return np.ones(3)
+        return np.ones(3), consensus
     i, w = _inner(px, inset)
     idx = np.flatnonzero(sure)
     means = np.array([img[(c[1] - origin[1]) * px + i:(c[1] - origin[1]) * px + i + w,
@@ -718,6 +754,9 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     ratio = means / np.maximum(tpl.mean_rgb[cand[idx, 0]], 1.0)
     lr = np.log(np.maximum(ratio, 1e-3))
     lr -= lr.mean(axis=1, keepdims=True)  # colour only: brightness is the gain's business
+    mild = np.abs(lr).max(axis=1) <= max_cast
+    if mild.sum() >= 3:
+        idx, lr = idx[mild], lr[mild]
     # Consensus: the cells whose colour ratios agree with the most others (a box lid
     # or a card can match a template well, but not in the tiles' colours), preferring
     # casts near neutral; then the median over that consensus.
@@ -725,7 +764,8 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     support = close.sum(axis=1) - 20.0 * np.abs(lr).max(axis=1)
     best = int(np.argmax(support))
     g = np.exp(np.median(lr[close[best]], axis=0))
-    return g / g.mean()
+    consensus[idx[close[best]]] = True
+    return g / g.mean(), consensus
 
 
 def _gather(img: np.ndarray, x0: np.ndarray, y0: np.ndarray, w: int) -> np.ndarray:
@@ -883,11 +923,20 @@ def _fit_residual(X: np.ndarray, T: np.ndarray, M: np.ndarray | None) -> np.ndar
     return np.einsum("nkpc,nkpc->nkp", R, R, optimize=False)
 
 
-def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) -> _Match:
+def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig, coarse: tuple | None = None
+           ) -> _Match:
+    """Candidates of every cell of ``region``, matched coarse, fine, around figures and in detail.
+
+    ``coarse``: ``(picture, origin, scores, shifts)`` of the coarse stage when
+    already made (:func:`_prepare`), else made here from ``region``.
+    """
     px, cpx = cfg.patch_px, cfg.coarse_px
     cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
-    coarse_img = _coarse_image(region, cfg)
-    cscore, cshift = _ncc_all(coarse_img, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
+    if coarse is None:
+        coarse_img, corigin = _coarse_image(region, cfg), region.origin
+        cscore, cshift = _ncc_all(coarse_img, cells, corigin, cpx, cfg.inset, cm, tpl.coarse)
+    else:
+        coarse_img, corigin, cscore, cshift = coarse
     K = min(cfg.top_k, len(tpl.keys))
     cand = np.argsort(-cscore, axis=1)[:, :K]
     # The tile's position from the best coarse template, refined at the fine scale.
@@ -897,25 +946,38 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) 
     fine_img = _scaled(region, px, cfg.blur)
     pred = None
     if cfg.position_prior:
-        # Where the best coarse candidates fit at the fine scale tells where the sure tiles lie.
+        # Where the best coarse candidates fit at the fine scale tells where the sure tiles lie
+        # (those whose colours agree too: a patterned cloth may fit a tile's structure anywhere).
         first = cand[:, :max(1, cfg.prior_candidates)]
-        pred = _predicted_offsets(cells, *_fine_offsets(fine_img, cells, region.origin, first, centre, tpl, cfg), cfg)
+        ncc1, off1 = _fine_offsets(fine_img, cells, region.origin, first, centre, tpl, cfg)
+        o1 = np.argsort(-ncc1, axis=1)
+        _, agree = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc1, o1, axis=1),
+                                  np.take_along_axis(first, o1, axis=1), tpl, cfg.sure_ncc, cfg.max_cast)
+        pred = _predicted_offsets(cells, ncc1, off1, cfg, voters=agree if agree.sum() >= cfg.prior_votes else None)
     if pred is None:
         ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg)
     else:
         # Second pass: every template again, searched only near where the neighbours say the tile lies.
         cc = np.round(pred * cpx / px).astype(np.int64)
         cm2 = max(1, int(np.ceil(cfg.prior_coarse_shift * cpx)))
-        cscore, _ = _ncc_all(coarse_img, cells, region.origin, cpx, cfg.inset, cm2, tpl.coarse, centre=cc)
+        cscore, _ = _ncc_all(coarse_img, cells, corigin, cpx, cfg.inset, cm2, tpl.coarse, centre=cc)
         cand = np.argsort(-cscore, axis=1)[:, :K]
         centre = np.round(pred).astype(np.int64)
         ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg, cfg.prior_fine_shift)
     order = np.argsort(-ncc, axis=1)
-    wb = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc, order, axis=1),
-                        np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc)
+    wb, agree = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc, order, axis=1),
+                               np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc, cfg.max_cast)
     fine_wb = fine_img / wb.astype(np.float32)
     match = _Match(cells, **_rescore(fine_wb, cells, region.origin, cand, offset, tpl, cfg, cfg.trim),
                    coarse_best=cscore.max(axis=1))
+    # The photo's typical colours of a tile, then every candidate's score less its colour misfit.
+    match.consensus = agree
+    match.tone = _tone(match, cfg)
+    if match.tone is not None:
+        arrays = {n: getattr(match, n) for n in _PER_CANDIDATE}
+        arrays["score"] = arrays["score"] - _chroma_penalty(arrays["xmean"], arrays["tmean"], match.tone, cfg)
+        for name, a in _take(arrays, np.argsort(-arrays["score"], axis=1)).items():
+            setattr(match, name, a)
     match.wb = wb
     match.centre = centre
     match.search = cfg.prior_fine_shift if pred is not None else cfg.fine_shift
@@ -927,7 +989,8 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig) 
     return match
 
 
-def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, cfg: TileConfig) -> np.ndarray | None:
+def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, cfg: TileConfig,
+                       voters: np.ndarray | None = None) -> np.ndarray | None:
     """Where each tile should lie, judged by its surely matched neighbours: (N, 2) float, fine pixels.
 
     Hand-laid tiles sit a little off the lattice, and a lattice found in the
@@ -941,6 +1004,8 @@ def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, c
     distance (``prior_sigma`` cells) within ``prior_radius`` cells; the
     weighted median per axis is the prediction.  A cell with fewer than
     ``prior_votes`` voters near it takes the median of all sure cells.
+    ``voters`` (N,) bool, optional: only these cells may vote (those whose
+    colours agree with the tiles', :func:`_white_balance`).
 
     Returns
     -------
@@ -950,7 +1015,10 @@ def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, c
     best = ncc.argmax(axis=1)
     q = ncc[np.arange(len(ncc)), best]
     off = offset[np.arange(len(ncc)), best].astype(np.float64)  # (N, 2)
-    sure = np.flatnonzero(q >= cfg.sure_ncc)
+    ok = q >= cfg.sure_ncc
+    if voters is not None:
+        ok &= voters
+    sure = np.flatnonzero(ok)
     if len(sure) < cfg.prior_votes:
         return None
     glob = np.median(off[sure], axis=0)
@@ -988,19 +1056,73 @@ def _fine_offsets(fine_img: np.ndarray, cells: np.ndarray, origin: Cell, cand: n
 
 def _rescore(fine_wb: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndarray, offset: np.ndarray,
              tpl: Templates, cfg: TileConfig, trim: float, hidden: np.ndarray | None = None,
-             tau: np.ndarray | None = None) -> dict[str, np.ndarray]:
+             tau: np.ndarray | None = None, tone: tuple | None = None) -> dict[str, np.ndarray]:
     """Robust scores of the candidates at their offsets, every array sorted best first.
 
     ``hidden``: the fine picture's occluded pixels (:func:`_occlusion`), left
-    out of the fit; ``tau`` (per cell): their misfit cap (:func:`_robust_scores`).
+    out of the fit; ``tau`` (per cell): their misfit cap (:func:`_robust_scores`);
+    ``tone``: the photo's typical tile colours (:func:`_tone`), when given each
+    score loses the candidate's colour misfit (:func:`_chroma_penalty`).
     Returns the per-candidate arrays of :class:`_Match` (:data:`_PER_CANDIDATE`) by name.
     """
     px = cfg.patch_px
     score, gain, colour, xm, tm, spread = _robust_scores(fine_wb, cells, origin, px, cfg.inset, cand, offset,
                                                          tpl.fine_raw, trim, hidden=hidden, tau=tau)
+    if tone is not None:
+        score = score - _chroma_penalty(xm, tm, tone, cfg)
     out = {"cand": cand, "score": score, "shift": offset / px, "contrast": gain, "colour": colour,
            "xmean": xm, "tmean": tm, "spread": spread}
     return _take(out, np.argsort(-score, axis=1))
+
+
+def _tone(match: _Match, cfg: TileConfig) -> tuple[float, np.ndarray] | None:
+    """The photo's typical colour mapping of a tile: ``X ~ gain * T + offset`` (white-balanced pixels).
+
+    Medians over the cells matched at least ``sure_score`` (those of the white
+    balance's consensus when at least three; ``None`` when fewer than three)
+    of the best candidate's fitted gain and of its per-channel
+    offset (the cell's mean colour less the gain times the template's).
+    """
+    sure = match.score[:, 0] >= cfg.sure_score
+    if match.consensus is not None and (sure & match.consensus).sum() >= 3:
+        sure &= match.consensus
+    if sure.sum() < 3:
+        return None
+    gain = float(np.median(match.contrast[sure, 0]))
+    if gain <= 0:
+        return None
+    offset = np.median(match.xmean[sure, 0] - gain * match.tmean[sure, 0], axis=0)
+    return gain, offset
+
+
+def _chroma_penalty(xmean: np.ndarray, tmean: np.ndarray, tone: tuple[float, np.ndarray], cfg: TileConfig
+                    ) -> np.ndarray:
+    """Score lost by each candidate whose colours are not the cell's: (N, K) float.
+
+    The per-cell fit (one gain, an offset per channel) explains any colour, so
+    a plain cell (a field under a monk, a city, a mountain) matches a brown city
+    as well as a green field.  Under the photo's typical mapping ``tone`` the
+    cell's mean colour less the offset is the template's mean colour times a
+    brightness (shading scales every channel alike): the misfit is the norm of
+    the difference of their log chromaticities (log colour less its channel
+    mean), ``chroma_weight`` score units per unit, counted up to
+    ``chroma_cap``.
+
+    Parameters
+    ----------
+    xmean, tmean : (N, K, 3) float ndarray
+        Mean colour of the cell and of each candidate over the pixels fitted.
+    tone : (float, (3,) ndarray)
+        :func:`_tone`.
+    cfg : TileConfig
+    """
+    if not cfg.chroma_weight:
+        return np.zeros(xmean.shape[:2])
+    gain, offset = tone
+    lu = np.log(np.maximum(xmean - offset, 2.0))
+    lt = np.log(np.maximum(gain * tmean, 2.0))
+    d = (lu - lu.mean(axis=-1, keepdims=True)) - (lt - lt.mean(axis=-1, keepdims=True))
+    return cfg.chroma_weight * np.minimum(np.sqrt((d * d).sum(axis=-1)), cfg.chroma_cap)
 
 
 #: The arrays of :class:`_Match` that hold one entry per cell and candidate.
@@ -1151,7 +1273,8 @@ def _occlusion(match: _Match, tpl: Templates, cfg: TileConfig) -> None:
     coarse candidates, or make the tile look like no tile at all.
 
     Cells of the board (one that matches some tile at least ``occ_seed``,
-    or a neighbour of one) get a mask of hidden pixels
+    or a neighbour of one, that holds a tile at least ``occ_min_occupancy``
+    likely or has ``occ_neighbours`` such neighbours) get a mask of hidden pixels
     (:func:`_hidden_masks`: what none of the cell's best candidates explains,
     in blobs too wide to be art).  Cells with between ``occ_min`` and
     ``occ_max`` of the tile hidden are compared with every template on their
@@ -1174,11 +1297,14 @@ def _occlusion(match: _Match, tpl: Templates, cfg: TileConfig) -> None:
     match.tau = np.zeros(N)
     # Cells of the board: a sure tile there or beside it (a tile lies next to a tile).
     sure = {tuple(c) for c in match.cells[match.score[:, 0] >= cfg.occ_seed].tolist()}
-    board = np.array([any((x + dx, y + dy) in sure for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
-                      for x, y in match.cells.tolist()], bool)
-    # ... that may hold a tile at all: a patch of table beside the board has no figure to see through.
+    near = np.array([sum((x + dx, y + dy) in sure for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                     for x, y in match.cells.tolist()])
+    own = np.array([(x, y) in sure for x, y in match.cells.tolist()])
+    board = own | (near > 0)
+    # ... that may hold a tile at all: a patch of table beside the board has no figure to see through;
+    # but a cell between sure tiles (a hole or a bay of the board) is looked at whatever it shows.
     if cfg.occ_min_occupancy > 0:
-        board &= _occupancy(match, cfg) >= cfg.occ_min_occupancy
+        board &= (_occupancy(match, cfg) >= cfg.occ_min_occupancy) | (near >= cfg.occ_neighbours)
     rows = np.flatnonzero(board)
     for _ in range(max(1, cfg.occ_rounds)):
         if not len(rows):
@@ -1319,7 +1445,7 @@ def _compare_visible(match: _Match, rows: np.ndarray, tpl: Templates, cfg: TileC
     pool_c[:, K:] = match.cand[rows]
     pool_o[:, K:] = np.round(match.shift[rows] * px).astype(np.int64)
     res = _rescore(fine_wb, match.cells[rows], match.origin, pool_c, pool_o, tpl, cfg, cfg.trim, hidden=match.hidden,
-                   tau=match.tau[rows])
+                   tau=match.tau[rows], tone=match.tone)
     # A template in both pools (at two positions) keeps its better score only.
     keep = np.empty((len(rows), K), np.int64)
     for n in range(len(rows)):
@@ -1354,11 +1480,11 @@ def _occupancy(match: _Match, cfg: TileConfig) -> np.ndarray:
 
 
 #: The cues of the occupancy model, in the order of ``occ0_weights`` (after the bias).
-OCCUPANCY_FEATURES = ("score", "contrast", "colour", "tint", "hidden")
+OCCUPANCY_FEATURES = ("score", "contrast", "colour", "tint", "hidden", "bare")
 
 
 def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
-    """The cues of occupancy per examined cell: (N, 5) float, :data:`OCCUPANCY_FEATURES`.
+    """The cues of occupancy per examined cell: (N, 6) float, :data:`OCCUPANCY_FEATURES`.
 
     * ``score``: the best candidate's match score (a tile looks like some
       template, the table like none);
@@ -1372,25 +1498,36 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
       of the sure tiles, relative to their typical variance: unlike
       ``colour`` it stays small for a tile whose structure is hidden or faint
       (a monk on a cloister leaves plain field, which is field-green);
-    * ``hidden``: the share of the tile hidden by figures (:func:`_occlusion`).
+    * ``hidden``: the share of the tile hidden by figures (:func:`_occlusion`);
+    * ``bare``: how far the best match falls below ``bare_score`` when
+      nothing hides the cell (times ``exp(-hidden / bare_hidden)``): a tile
+      that no figure covers matches its template, while a patterned cloth in
+      the tiles' colours matches none.
 
-    "Sure" cells score at least ``sure_score`` (at least the three best).
+    "Sure" cells score at least ``sure_score`` (at least the three best,
+    if they reach ``occ_seed``; with none, ``contrast`` and ``tint`` are 0).
     """
     best = match.score[:, 0]
     contrast = match.contrast[:, 0]
     sure = best >= cfg.sure_score
-    if sure.sum() < 3:  # a small board, a hard photo: its three best cells
-        sure = best >= np.sort(best)[-min(3, len(best))]
-    gain = float(np.median(contrast[sure])) if sure.any() else 1.0
-    rel = np.log(np.clip(contrast / max(gain, 1e-6), 0.02, 10.0))
+    if sure.sum() < 3:  # a small board, a hard photo: its three best cells, if they match some tile at all
+        sure = (best >= np.sort(best)[-min(3, len(best))]) & (best >= cfg.occ_seed)
     colour = np.log(np.maximum(match.colour[:, 0], 0.0) + 0.01)
-    b = match.xmean[:, 0] - gain * match.tmean[:, 0]
-    b = b - b.mean(axis=1, keepdims=True)
-    ref = np.median(b[sure], axis=0) if sure.any() else np.zeros(3)
-    spread = float(np.median(match.spread[sure, 0])) if sure.any() else 1.0
-    tint = np.log(((b - ref) ** 2).sum(axis=1) / max(spread, 1.0) + 0.01)
+    if sure.any():
+        gain = float(np.median(contrast[sure]))
+        rel = np.log(np.clip(contrast / max(gain, 1e-6), 0.02, 10.0))
+        b = match.xmean[:, 0] - gain * match.tmean[:, 0]
+        b = b - b.mean(axis=1, keepdims=True)
+        ref = np.median(b[sure], axis=0)
+        spread = float(np.median(match.spread[sure, 0]))
+        tint = np.log(((b - ref) ** 2).sum(axis=1) / max(spread, 1.0) + 0.01)
+    else:
+        # Nothing looks like a tile: no typical contrast or colours to compare with.
+        rel = np.zeros(len(best))
+        tint = np.zeros(len(best))
     hidden = match.hidden_share if match.hidden_share is not None else np.zeros(len(best))
-    return np.stack([best, rel, colour, tint, hidden], axis=1)
+    bare = np.maximum(cfg.bare_score - best, 0.0) * np.exp(-hidden / max(cfg.bare_hidden, 1e-6))
+    return np.stack([best, rel, colour, tint, hidden, bare], axis=1)
 
 
 def _table_llr(match: _Match, p0: np.ndarray, cfg: TileConfig, bins: int = 12) -> np.ndarray:
@@ -1485,7 +1622,8 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
         one = match.cells[k:k + 1]
         _, off = _fine_offsets(fine_img, one, region.origin, pool, match.centre[k:k + 1], tpl, cfg, match.search)
         _put(match, np.array([k]), _rescore(fine_wb, one, region.origin, pool, off, tpl, cfg, cfg.repair_trim,
-                                            hidden=match.hidden, tau=None if match.tau is None else match.tau[k:k + 1]))
+                                            hidden=match.hidden, tau=None if match.tau is None else match.tau[k:k + 1],
+                                            tone=match.tone))
         done.append(k)
     done = np.array(done, dtype=np.int64)
     if len(done):
@@ -1537,8 +1675,6 @@ def _phase_check(rgb: np.ndarray, grid: Grid, tpl: Templates, cfg: TileConfig, m
     (float, float)
         The shift applied, tile units.
     """
-    import dataclasses
-
     order = np.argsort(-match.coarse_best)
     cells = match.cells[order[: max(4, min(cfg.phase_cells, len(order) // 2))]]
     if len(cells) < 4:
@@ -1565,7 +1701,47 @@ def _phase_check(rgb: np.ndarray, grid: Grid, tpl: Templates, cfg: TileConfig, m
     return grid, (0.0, 0.0)
 
 
-def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig) -> tuple[_Region, np.ndarray, list[Cell], dict]:
+@dataclass
+class LatticeSurvey:
+    """Every lattice cell wholly seen in the photo, at the coarse scale: where the board may lie.
+
+    Made by :func:`survey_lattice`; one survey serves :func:`guess_catalog` and then
+    :func:`read_tiles` on the same photo, lattice and configuration (the board is
+    rectified once).
+    """
+
+    cells: np.ndarray  # (N, 2) int: the cells (at most ``max_cells``)
+    cut: list[Cell]  # cells cut by the photo's edge
+    image: np.ndarray  # (R, C, 3) uint8: the cells top-down, ``2 * coarse_px`` pixels a tile, a spare cell around
+    origin: Cell  # lattice cell at the top-left of ``image``
+    coarse: np.ndarray  # (r, c, 3) float32: the same at ``coarse_px``, blurred (the coarse stage's picture)
+    scores: dict = field(default_factory=dict)  # id(templates) -> (templates, coarse scores (N, M), shifts (N, M))
+
+
+def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -> LatticeSurvey:
+    """The lattice cells seen in the photo, top-down at the coarse scale (cheap: a few pixels a tile).
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB, the pixels ``grid.H`` maps.
+    grid : Grid
+    cfg : TileConfig, optional
+
+    Returns
+    -------
+    LatticeSurvey
+        Cells (N, 2) int, those cut by the photo's edge, and their top-down
+        picture at ``2 * cfg.coarse_px`` pixels a tile.
+
+    Raises
+    ------
+    PhotoError
+        ``rgb`` is not an RGB uint8 image.
+    TableNotFoundError
+        No whole cell lies inside the photo.
+    """
+    cfg = cfg or default_config()
     if not isinstance(rgb, np.ndarray) or rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
         raise PhotoError("the photo must be an RGB uint8 image of shape (rows, cols, 3)")
     inside, cut = _visible_cells(grid)
@@ -1580,13 +1756,65 @@ def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig) -> tuple[_Region, np.
         centres = grid.to_photo(cells + 0.5)
         d = np.hypot(centres[:, 0] - w / 2, centres[:, 1] - h / 2)
         cells = cells[np.argsort(d)[:cfg.max_cells]]
+    region = _rectify(rgb, grid, cells, 2 * cfg.coarse_px, cfg.oversample)
+    coarse = _scaled(region, cfg.coarse_px, cfg.coarse_blur)
+    return LatticeSurvey(cells, cut, region.image, region.origin, coarse)
+
+
+def _survey_scores(survey: LatticeSurvey, tpl: Templates, cfg: TileConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Best coarse NCC (and shift index) of every surveyed cell against every template, (N, M) each; cached."""
+    hit = survey.scores.get(id(tpl))
+    if hit is None or hit[0] is not tpl:
+        cm = max(1, int(np.ceil(cfg.max_shift * cfg.coarse_px)))
+        hit = (tpl, *_ncc_all(survey.coarse, survey.cells, survey.origin, cfg.coarse_px, cfg.inset, cm, tpl.coarse))
+        survey.scores[id(tpl)] = hit
+    return hit[1], hit[2]
+
+
+def _board_cells(cells: np.ndarray, best: np.ndarray, cfg: TileConfig) -> np.ndarray:
+    """Which surveyed cells to examine: (N,) bool.
+
+    A tile matches some template clearly at the coarse scale (best NCC at
+    least ``board_score``) unless a figure hides much of it, and tiles lie
+    next to tiles: every cell within ``board_margin`` cells (either axis) of a
+    cell that looks like a tile is examined.  The rest is table (with a steep
+    view and a wide lens, most of the lattice seen in the photo is far table).
+    All cells when none looks like a tile (the later stages then say so).
+    """
+    like = best >= cfg.board_score
+    if not like.any():
+        return np.ones(len(cells), bool)
+    lo = cells.min(axis=0)
+    size = cells.max(axis=0) - lo + 1
+    grid = np.zeros((size[1], size[0]), np.uint8)
+    grid[cells[like, 1] - lo[1], cells[like, 0] - lo[0]] = 1
+    m = max(0, int(cfg.board_margin))
+    if m:
+        grid = cv2.dilate(grid, np.ones((2 * m + 1, 2 * m + 1), np.uint8))
+    return grid[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] > 0
+
+
+def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig, tpl: Templates, survey: LatticeSurvey | None = None
+             ) -> tuple[_Region, np.ndarray, list[Cell], dict, tuple]:
+    """Survey the lattice, keep the cells near tiles, rectify those at ``detail_px`` and check the photo.
+
+    Returns the rectified region, its cells (M, 2), the cells cut by the
+    photo's edge, the quality statistics and the coarse stage's inputs
+    ``(picture, origin, scores (M, T), shifts (M, T))`` for those cells.
+    """
+    survey = survey or survey_lattice(rgb, grid, cfg)
+    cscore, cshift = _survey_scores(survey, tpl, cfg)
+    keep = _board_cells(survey.cells, cscore.max(axis=1), cfg)
+    cells = survey.cells[keep]
     region = _rectify(rgb, grid, cells, cfg.detail_px, cfg.oversample)
     stats = check_quality(region, cells, cfg)
-    return region, cells, cut, stats
+    stats["cells_seen"] = len(survey.cells)
+    return region, cells, survey.cut, stats, (survey.coarse, survey.origin, cscore[keep], cshift[keep])
 
 
 def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | None = None, *,
-               appearance: Appearance | None = None, art_dir: str | Path | None = None) -> TileReading:
+               appearance: Appearance | None = None, art_dir: str | Path | None = None,
+               survey: LatticeSurvey | None = None) -> TileReading:
     """Read the tile and rotation of every occupied lattice cell of a photo.
 
     Parameters
@@ -1605,6 +1833,9 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     art_dir : str or Path, optional
         A folder of real tile art used as the appearance when ``appearance``
         is not given (development and evaluation only).
+    survey : LatticeSurvey, optional
+        :func:`survey_lattice` of this photo, lattice and ``cfg`` when already
+        made (by the caller of :func:`guess_catalog`); made here otherwise.
 
     Returns
     -------
@@ -1629,15 +1860,15 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     tpl = build_templates(catalog, cfg, appearance)
     t1 = time.perf_counter()
     phase = (0.0, 0.0)
-    region, cells, cut, stats = _prepare(rgb, grid, cfg)
+    region, cells, cut, stats, coarse = _prepare(rgb, grid, cfg, tpl, survey)
     t2 = time.perf_counter()
-    match = _match(region, cells, tpl, cfg)
+    match = _match(region, cells, tpl, cfg, coarse)
     if cfg.phase_check:
         moved, phase = _phase_check(rgb, grid, tpl, cfg, match)
         if phase != (0.0, 0.0):
             grid = moved
-            region, cells, cut, stats = _prepare(rgb, grid, cfg)
-            match = _match(region, cells, tpl, cfg)
+            region, cells, cut, stats, coarse = _prepare(rgb, grid, cfg, tpl)
+            match = _match(region, cells, tpl, cfg, coarse)
     blur = _estimate_blur(region, match, tpl, cfg)
     stats["blur"] = blur
     # Both measures must agree: a lattice that misses the tiles also makes the
@@ -1696,7 +1927,8 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
 
 
 def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cfg: TileConfig | None = None, *,
-                  appearance: Appearance | None = None, art_dir: str | Path | None = None) -> Catalog:
+                  appearance: Appearance | None = None, art_dir: str | Path | None = None,
+                  survey: LatticeSurvey | None = None) -> Catalog:
     """The catalogue whose tiles explain the photo's cells best.
 
     Every catalogue's templates are matched against the cells (coarse stage
@@ -1721,6 +1953,10 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
         Calibrated tile pictures (tiles it lacks are drawn procedurally).
     art_dir : str or Path, optional
         Real tile art (development and evaluation only).
+    survey : LatticeSurvey, optional
+        :func:`survey_lattice` of this photo, lattice and ``cfg``; pass the same
+        survey to :func:`read_tiles` afterwards and it keeps the chosen
+        catalogue's coarse match (the board is rectified once).
 
     Returns
     -------
@@ -1737,23 +1973,20 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     cfg = cfg or default_config()
     if len(candidates) == 1:
         return candidates[0]
-    region, cells, _, _ = _prepare(rgb, grid, cfg)
-    cpx = cfg.coarse_px
-    coarse = _coarse_image(region, cfg)
-    cm = max(1, int(np.ceil(cfg.max_shift * cpx)))
+    survey = survey or survey_lattice(rgb, grid, cfg)
+    cells = survey.cells
     bests, tpls = [], []
     for n, cat in enumerate(candidates):
         tpl = build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
-        s, _ = _ncc_all(coarse, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
-        bests.append(s.max(axis=1))
+        bests.append(_survey_scores(survey, tpl, cfg)[0].max(axis=1))
         tpls.append(tpl)
     B = np.stack(bests)  # (C, N)
     # The cells that look like tiles under any catalogue.
     keep = np.argsort(-B.max(axis=0))[:cfg.catalog_cells]
-    px = cfg.patch_px
+    px = 2 * cfg.coarse_px
     i, w = _inner(px, cfg.inset)
-    img = _scaled(region, px, 0.0)
-    o = region.origin
+    img = survey.image
+    o = survey.origin
     pixels = np.concatenate([img[(y - o[1]) * px + i:(y - o[1]) * px + i + w,
                                  (x - o[0]) * px + i:(x - o[0]) * px + i + w].reshape(-1, 3) for x, y in cells[keep]])
     seen = _chroma_histogram(pixels)
@@ -1766,6 +1999,9 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
         if means[k] > means[best] + (cfg.catalog_margin if sizes[k] > sizes[best] else 0.0):
             best = k
     log.debug("catalogue guess: means %s -> %d", np.round(means, 3).tolist(), best)
+    # The survey keeps only the chosen catalogue's coarse match, for read_tiles.
+    for key in [k for k, v in survey.scores.items() if v[0] is not tpls[best]]:
+        del survey.scores[key]
     return candidates[best]
 
 
