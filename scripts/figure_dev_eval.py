@@ -7,7 +7,9 @@ photos with ``NAME.jpg.truth.json``), the figure stage
 * **true**: the grid fitted to the true cell corners (lens ``k1`` included)
   and the true tiles of the truth board;
 * **read**: the grid and tiles the tile stage read (cached under ``--cache``
-  after the first run, so later runs time the figure stage only).
+  after the first run, so later runs time the figure stage only), with the
+  catalogue and the second look's tiles adopted, as the photo pipeline does;
+  the figures of photos whose tiles could not be read count as missed.
 
 It prints pooled figure precision, recall, colour and location, gold and
 ore counts per cell, the figure errors by kind, and the seconds the figure
@@ -142,15 +144,28 @@ def main(argv=None) -> int:
                 else:
                     rd = read_tiles_cached(photo, rgb, cache, cfg)
                     if "error" in rd:
+                        tot[mode]["figures_truth"] += len(truth.meeples) + len(truth.tents) + (
+                            truth.sheriff is not None)
+                        tot[mode]["failed_reads"] += 1
+                        rows.append({"photo": f"{Path(folder).name}/{photo.name}", "mode": mode, "failed": True,
+                                     **{k: 0 for k in KEYS}, "figures_truth": len(truth.meeples) + len(truth.tents)
+                                     + (truth.sheriff is not None), "figure_errors": [], "token_errors": []})
                         continue
                     game = rd["game"]
                     cat = catalog_for(game, GAMES[game])
                     grid = rd["grid"]
                     placements = {c: (cat[t], r) for c, (t, r) in rd["cells"].items()}
                 t0 = time.perf_counter()
-                reading = read_figures(rgb, grid, placements, cfg.figures, game=game)
+                # As the photo pipeline (scorer.vision.pipeline.read_photo_full) calls it.
+                reading = read_figures(rgb, grid, placements, cfg.figures, game=game,
+                                       catalog=catalog_for(game, GAMES[game]), adopt_tiles=True)
                 dt = time.perf_counter() - t0
                 secs[mode].append(dt)
+                read_placements = placements
+                placements = dict(placements)
+                for c, look in getattr(reading, "tiles", {}).items():
+                    if c in placements:
+                        placements[c] = (catalog_for(game, GAMES[game])[look["tile"]], int(look["rot"]))
                 pred = as_board(truth, game, placements, reading)
                 off = (0, 0) if mode == "true" else best_offset(truth, pred)
                 cmp = compare_boards(truth, pred, offset=off, mode="completed")
@@ -160,11 +175,11 @@ def main(argv=None) -> int:
                 for c, f in getattr(reading, "tiles", {}).items():
                     tc = (c[0] + off[0], c[1] + off[1])
                     tt = truth.tiles.get(tc)
-                    was = tt is not None and same_tile(tt, Placement(tc[0], tc[1], *placements[c]))
+                    was = tt is not None and same_tile(tt, Placement(tc[0], tc[1], *read_placements[c]))
                     now = tt is not None and f["tile"] in cat and same_tile(tt, Placement(tc[0], tc[1], cat[f["tile"]], f["rot"]))
                     tot[mode]["refit_" + ("fixed" if now and not was else "broke" if was and not now
                                           else "same_right" if now else "still_wrong")] += 1
-                for c, (t, r) in placements.items():
+                for c, (t, r) in read_placements.items():
                     tc = (c[0] + off[0], c[1] + off[1])
                     tt = truth.tiles.get(tc)
                     tot[mode]["tiles_wrong_read"] += int(tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)))

@@ -17,7 +17,9 @@ from scorer.errors import ScorerError
 from scorer.evaluate import compare_boards
 from scorer.render.synth import SynthParams, synthesize
 from scorer.vision import colour
-from scorer.vision.figures import FigureConfig, _figure_colours, _shading_fit, camera_from_grid, read_figures
+from scorer.vision.figures import (FigureConfig, _Blob, _colour_gap, _figure_colours, _inside_outline, _lean_back,
+                                   _locate_read, _make_canvas, _render, _shading_fit, _spot, _split_lobes, _Tile,
+                                   camera_from_grid, read_figures)
 from scorer.vision.grid import Grid
 from scorer.vision.pipeline import add_figures
 
@@ -294,3 +296,93 @@ def test_figure_colours_raise_gold_on_a_like_art():
     res = np.array([[0.35, 0.30, 0.10, 0.35]], np.float32)
     _figure_colours(res, norm, ["red", "blue"], FigureConfig())
     assert res[0].tolist() == pytest.approx([0.5, 0.5, 0.1, 0.35])
+
+
+def _blob(mask: np.ndarray, cls: str = "black", px: int = 64) -> _Blob:
+    """A candidate made of the pixels of ``mask`` (canvas pixels; lattice = canvas / px)."""
+    v, u = np.nonzero(mask)
+    uv = np.column_stack([u, v]).astype(np.float64)
+    n = len(uv)
+    b = _Blob(1, uv, (uv + 0.5) / px, np.ones(n), np.full((n, 3), 30.0), np.ones(n))
+    b.info = {"class": cls, "centre": b.xy.mean(axis=0)}
+    return b
+
+
+def test_seam_is_not_a_waist_between_two_figures():
+    """Given one figure's blob (an ellipse 14 by 40 pixels) cut in two by the seam between two tiles
+    (6 pixel rows across its middle), when checked for two touching figures, then it stays one candidate;
+    without the seam marked, the gap splits it in two; two discs touching at a thin neck on a tile are
+    two figures."""
+    yy, xx = np.mgrid[0:64, 0:64]
+    body = ((xx - 32) / 7.0) ** 2 + ((yy - 32) / 20.0) ** 2 <= 1.0
+    seam = (yy >= 29) & (yy < 35)
+    cut = body & ~seam
+    cfg = FigureConfig()
+    assert len(_split_lobes(_blob(cut), cfg, band=seam.astype(np.uint8))) == 1
+    assert len(_split_lobes(_blob(cut), cfg, band=np.zeros((64, 64), np.uint8))) == 2
+    top = (xx - 32) ** 2 + (yy - 20) ** 2 <= 81
+    bottom = (xx - 32) ** 2 + (yy - 44) ** 2 <= 81
+    neck = (abs(xx - 32) <= 1) & (yy >= 20) & (yy <= 44)
+    parts = _split_lobes(_blob(top | bottom | neck), cfg, band=np.zeros((64, 64), np.uint8))
+    assert sorted(len(p.uv) for p in parts) == sorted([int((top | (neck & (yy < 32))).sum()),
+                                                       int((bottom | (neck & (yy >= 32))).sum())])
+
+
+def test_part_inside_a_figures_outline_is_that_figure(base_scene):
+    """Given the outline a standing meeple throws in the base scene's camera, cut into its farther third
+    (the head) and the rest, then the head lies inside the outline fitted to the rest when both are
+    black, not when the head is red, nor when it lies half a tile aside."""
+    result, grid = base_scene
+    cfg = FigureConfig()
+    cam = camera_from_grid(grid, cfg)
+    placements = {c: (p.tile, p.rot) for c, p in result.truth.tiles.items()}
+    canvas = _make_canvas(placements, cfg.px, margin=0)
+    foot = np.array([1.5, 0.6])
+    sil = _render("meeple", 1, 0, foot, cam, canvas, np.zeros(2), canvas.shape, cfg.lattice_mm) > 0
+    v, u = np.nonzero(sil)
+    lean = cam.lifted(foot[None], 0.5)[0] - foot
+    along = (np.column_stack([u, v]) - canvas.to_canvas(foot[None])[0]) @ (lean / np.linalg.norm(lean))
+    head = np.zeros_like(sil)
+    head[v[along > np.percentile(along, 66)], u[along > np.percentile(along, 66)]] = True
+    body, head_b = _blob(sil & ~head), _blob(head)
+    mt = {"foot": foot, "yaw": 0, "count": 1}
+    assert _inside_outline(head_b, body, "meeple", mt, cam, canvas, cfg)
+    assert not _inside_outline(_blob(head, "red"), body, "meeple", mt, cam, canvas, cfg)
+    aside = np.roll(head, cfg.px // 2, axis=1)
+    assert not _inside_outline(_blob(aside), body, "meeple", mt, cam, canvas, cfg)
+
+
+def test_colour_gap_forgives_shading_not_hue_or_black_for_white():
+    """Given a red figure's colour, then the same red in shade (0.6) is near (under 0.15: only the
+    offset added before the logs tells them apart), a dark red cloth is near (under 0.25), a wooden table
+    and white are far (over 0.5); black against white is far too."""
+    red = np.array([200.0, 30.0, 30.0])
+    gaps = _colour_gap(np.array([[120.0, 18.0, 18.0], [150.0, 26.0, 24.0], [180.0, 140.0, 90.0],
+                                 [240.0, 240.0, 240.0]]), red)
+    assert gaps[0] < 0.15
+    assert gaps[1] < 0.25
+    assert gaps[2] > 0.5 and gaps[3] > 0.5
+    assert _colour_gap(np.array([[235.0, 235.0, 235.0]]), np.array([25.0, 25.0, 25.0]))[0] > 0.5
+
+
+def test_ore_stack_top_leans_back_to_its_mountain_spot():
+    """Given a close camera tilted 40 degrees over the Gold Rush scene and an ore stack's foot read at
+    0.8 of the lean of a 10-token stack beyond its spot (north of the mountain tile GR10), then the
+    spot is over 0.3 tile away, and moving the foot back towards the nadir finds the north spot within
+    0.1 tile; a foot read on its spot keeps its location."""
+    result, grid = _scene(GOLDRUSH, seed=12, tilt_deg=40.0)
+    cfg = FigureConfig()
+    cam = camera_from_grid(grid, cfg)
+    placements = {c: (p.tile, p.rot) for c, p in result.truth.tiles.items()}
+    canvas = _make_canvas(placements, cfg.px)
+    tiles = {c: _Tile(c, t, r, np.array([[1.0, 0.0, canvas.origin_px(c)[0]], [0.0, 1.0, canvas.origin_px(c)[1]]]),
+                      1.0) for c, (t, r) in placements.items()}
+    spot = _spot("N", "ore", cfg.offset_spread)
+    lean = cam.lifted(spot[None], cfg.max_stack * 2.2 / cfg.lattice_mm)[0] - spot
+    foot = spot + 0.8 * lean
+    loc = _locate_read(foot, tiles[(0, 0)], {}, "ore", cfg)
+    assert loc[3] > 0.3
+    back = _lean_back(foot, (0, 0), loc, tiles, canvas, cam, {}, cfg)
+    assert back[0] == "N" and back[3] < 0.1
+    at_spot = _locate_read(spot, tiles[(0, 0)], {}, "ore", cfg)
+    assert _lean_back(spot, (0, 0), at_spot, tiles, canvas, cam, {}, cfg) == at_spot

@@ -38,13 +38,17 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    thin seams, and bridges across the gaps between tiles give the blobs.
 7. **candidates**: a blob of touching figures is split between colour groups
    (:data:`scorer.vision.colour.SEGMENT_CLASSES`) and, for one colour, at the
-   waist between two lobes.
+   waist between two lobes; a seam between tiles that a figure stands across
+   is filled in first, so it is taken for neither (:func:`_seam_filled`).
 8. **solids** (:func:`_match_shapes`): for every solid the candidate may be
    (standing meeple, lying farmer, tent, ore stack, gold bars; the 3-D models
    of :mod:`scorer.render.figures3d`, made after the real components), the
    outline it would throw on the table through the camera, at a few yaws and
    stack heights, is correlated with the map of how much each pixel has the
-   candidate's colour, over small shifts of the foot.  The best outline gives
+   candidate's colour, over small shifts of the foot (off the board, the
+   table counts only where it is not of the candidate's colour itself: a
+   figure's top may hang over a table, but a red cloth is no red figure).
+   The best outline gives
    the foot (the base's centre) and the count of a stack; for the figures,
    how much of the candidate's shading the solid's flat faces explain in that
    pose (:func:`_shading_fit`) tells a tent's two roof slopes from a meeple's
@@ -52,10 +56,14 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    linear decisions (:data:`_DECISIONS`): gold bars or a yellow follower, the
    Sheriff or a yellow cowboy, a tent or a cowboy, an ore stack or a black
    figure.  Two figures cannot stand on one spot: of two feet closer than
-   ``min_foot_gap``, the smaller candidate is a part of the larger.
+   ``min_foot_gap``, the smaller candidate is a part of the larger; so is a
+   candidate lying mostly inside the outline fitted to a larger one of its
+   colour (a tall figure's head cut from its body, :func:`_inside_outline`).
+   An ore stack seen by its top alone may have its foot nearer the camera's
+   nadir by the lean of a tall stack (:func:`_lean_back`).
 9. **colours** (:mod:`scorer.vision.colour`): all player figures of the photo
    are read together, among ``players`` when given.  Rules bound the reading:
-   one Sheriff, one tent per colour (seed 000).
+   one Sheriff (the likeliest), one tent per colour (seed 000).
 10. **locations**: the foot is taken into its own tile (through the tile's
     registration) and to the nearest spot, among the locations of the features
     the figure may stand on (farmers: fields and prairies; followers and
@@ -132,6 +140,7 @@ class FigureConfig:
     lobe_waist: float = 0.6  # the waist between them is at most this fraction of their half-widths
     offset_spread: float = 2.0  # figure offsets from the location anchors (topdown.FIGURE_OFFSETS) are this many times larger in a photo
     min_foot_gap: float = 0.25  # feet of two figures are at least this far apart (their bases do not overlap), tile units
+    inside_share: float = 0.7  # a candidate this much inside the outline fitted to a larger one of its colour is its part
     location_sigma: float = 0.08  # spread of a foot around its location's spot, tile units
     min_gold_mm2: float = 20.0  # smallest candidate kept (gold bars, the smallest tokens), mm^2
     colour_temperature: float = 0.12  # colour distance units per nat
@@ -145,6 +154,9 @@ class FigureConfig:
     min_gold_shape: float = 0.55  # ... of a gold bar's (a small blob fits any small outline a little)
     max_spot_distance: float = 0.3  # a tent, the Sheriff or ore lies at most this far from a mountain spot, tile units
     max_area_mm2: float = 900.0  # larger candidates are a misread tile, not a figure, mm^2 on the table
+    table_reach: float = 0.3  # off the board, pixels this far from a candidate are the table's, tile units
+    table_gap: float = 0.25  # a table pixel this near a candidate's colour (log-RGB chromaticity) looks like it ...
+    table_like: float = 0.5  # ... and when this share of the table around it does, only the tiles are read
     refit: bool = True  # take a second look at every tile: another tile of the catalogue may explain the photo better
     refit_gain_sigma: float = 1.0  # smoothness of the light field the tiles are compared under, tile units
     refit_px: int = 16  # pixels a tile when every catalogue tile is compared
@@ -993,13 +1005,62 @@ def _shape(b: _Blob) -> dict[str, float]:
 _GROUP = {"gold": 100, "gold_light": 100, "yellow": 100, "black": 101, "grey": 101}
 
 
-def _split(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
+def _seam_filled(b: _Blob, band: np.ndarray | None, cfg: FigureConfig, grow: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blob's mask in a window of the canvas, with the seams it spans filled in.
+
+    The seams between tiles (``band``) are left out of every blob (there is
+    no art to compare with), so a figure standing across one is cut in two;
+    its parts are joined again through the seam pixels with the blob on
+    both sides along a row or a column within ``1.5 bridge_px``, so that a
+    seam is taken neither for the waist between two figures nor for the
+    border between two regions of one colour.
+
+    Returns
+    -------
+    lo : (2,) int ndarray
+        Canvas pixel ``(u, v)`` of the window's top-left corner.
+    mask : (h, w) uint8 ndarray
+        The blob's own pixels.
+    filled : (h, w) uint8 ndarray
+        ``mask`` plus the seam pixels joining its parts (with ``grow``, also
+        every seam pixel within that reach of the blob: the seam may hide it).
+    """
+    rb = max(1, int(round(1.5 * cfg.bridge_px * cfg.px)))  # seams up to 3 bridge_px wide are filled
+    uv = b.uv.astype(np.int32)
+    lo = uv.min(axis=0) - 1 - rb
+    hi = uv.max(axis=0) + 2 + rb
+    m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+    m[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    if band is None:
+        return lo, m, m
+    H, W = band.shape
+    win = np.zeros_like(m)
+    x0, y0 = max(lo[0], 0), max(lo[1], 0)
+    x1, y1 = min(hi[0], W), min(hi[1], H)
+    if x0 < x1 and y0 < y1:
+        win[y0 - lo[1]:y1 - lo[1], x0 - lo[0]:x1 - lo[0]] = band[y0:y1, x0:x1]
+    if not win.any():
+        return lo, m, m
+    # Seams run along the lattice: a seam pixel with the blob on both sides of it
+    # (across a row or a column) is filled.
+    closed = (cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((2 * rb + 1, 1), np.uint8))
+              | cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((1, 2 * rb + 1), np.uint8)))
+    if grow:
+        # The seam may hide the blob's continuation: seam pixels within reach of it count as its own.
+        closed |= cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rb + 1, 2 * rb + 1)))
+    return lo, m, m | (closed & win)
+
+
+def _split(b: _Blob, cfg: FigureConfig, band: np.ndarray | None = None) -> list[_Blob]:
     """Split a blob of touching figures of different colours into one part per colour region.
 
     Every pixel takes its nearest colour class
     (:data:`scorer.vision.colour.SEGMENT_CLASSES`), the class map is smoothed,
     and each connected region of one class is a part; regions smaller than
-    ``cfg.min_part_mm2`` go to the part they touch most.
+    ``cfg.min_part_mm2`` go to the part they touch most.  Regions of one class
+    are connected through the seams between tiles (``band``, see
+    :func:`_seam_filled`).
     """
     from . import colour
 
@@ -1013,11 +1074,8 @@ def _split(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
     if len(classes) == 1:
         return [b]
     uv = b.uv.astype(np.int32)
-    lo = uv.min(axis=0)
-    hi = uv.max(axis=0)
-    shape = (hi[1] - lo[1] + 1, hi[0] - lo[0] + 1)
-    inside = np.zeros(shape, np.uint8)
-    inside[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    lo, inside, filled = _seam_filled(b, band, cfg)
+    shape = inside.shape
     # Smooth the class map: each pixel takes the class most present around it.
     sig = max(0.8, 0.015 * cfg.px)
     votes = np.zeros((len(classes),) + shape, np.float32)
@@ -1031,10 +1089,12 @@ def _split(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
     min_px = cfg.min_part_mm2 / pix_area
     parts: list[np.ndarray] = []  # masks
     for k in range(len(classes)):
-        m = ((best == k) & (inside > 0)).astype(np.uint8)
+        m = ((best == k) & (filled > 0)).astype(np.uint8)
         n, lab = cv2.connectedComponents(m, connectivity=8)
         for j in range(1, n):
-            parts.append(lab == j)
+            part = (lab == j) & (inside > 0)
+            if part.any():
+                parts.append(part)
     if len(parts) <= 1:
         return [b]
     sizes = np.array([p.sum() for p in parts])
@@ -1074,23 +1134,22 @@ def _split(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
     return out or [b]
 
 
-def _split_lobes(b: _Blob, cfg: FigureConfig) -> list[_Blob]:
+def _split_lobes(b: _Blob, cfg: FigureConfig, band: np.ndarray | None = None) -> list[_Blob]:
     """Split a large blob made of two touching figures of one colour at its waist.
 
     The distance transform of the blob has one peak per roughly convex lobe;
     two peaks far enough apart, with a waist between them much narrower than
     both, are two figures (a tent beside a cowboy of its colour, a black
-    figure beside an ore stack).  Pixels go to the nearer peak.
+    figure beside an ore stack).  Pixels go to the nearer peak.  The seams
+    between tiles the blob spans (``band``) are filled in first
+    (:func:`_seam_filled`): a figure standing across a seam is one lobe.
     """
     P = cfg.px
     pix_mm2 = (cfg.lattice_mm / P) ** 2
     if len(b.uv) * pix_mm2 < cfg.lobe_min_mm2:
         return [b]
     uv = b.uv.astype(np.int32)
-    lo = uv.min(axis=0) - 1
-    hi = uv.max(axis=0) + 2
-    m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
-    m[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+    lo, _, m = _seam_filled(b, band, cfg, grow=True)
     dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
     r = max(2, int(round(cfg.lobe_gap * P / 2)))
     peaks = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))) & (dt >= 0.05 * P)
@@ -1342,23 +1401,25 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         # rock): there the colour alone is no evidence.
         _figure_colours(res, norm, allowed, cfg)
     e = int(round(cfg.border * P)) + 3
-    band = (cv2.morphologyEx((cover > 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
-            & (cover == 0).astype(np.uint8))
+    board = cv2.morphologyEx((cover > 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
+    band = board & (cover == 0).astype(np.uint8)
     lab, n = _find_blobs(res, cover, band, cfg, P)
     t3 = time.perf_counter()
     blobs = _collect(lab, n, canvas, norm, res, ratio)
     cands = []
     pix_mm2 = (cfg.lattice_mm / P) ** 2
     for b in blobs:
-        for part in (q for p in _split(b, cfg) for q in _split_lobes(p, cfg)):
+        for part in (q for p in _split(b, cfg, band) for q in _split_lobes(p, cfg, band)):
             if not cfg.min_gold_mm2 <= len(part.uv) * pix_mm2 <= cfg.max_area_mm2:
                 continue
             part.info = _measure(part, cam, cfg)
             part.info.update(_shape(part))
             cands.append(part)
     # Which candidate owns each pixel: a candidate's outline is matched only
-    # against its own pixels and free ones, not its neighbours'.
+    # against its own pixels and free ones, not its neighbours'.  Off the board
+    # (the table, -1) a cloth may have any figure's colour (see _match_shapes).
     owner = np.zeros(lab.shape, np.int32)
+    owner[board == 0] = -1
     for k, part in enumerate(cands):
         part.info["_id"] = k + 1
         owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
@@ -1428,6 +1489,21 @@ def _soft_map(norm: np.ndarray, cls: str, sigma: float) -> np.ndarray:
     return np.exp(-(d * d) / (2 * sigma * sigma)).astype(np.float32)
 
 
+def _colour_gap(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Distance of colours ``(N, 3)`` from one colour ``ref`` (0-255) in log-RGB, shading forgiven.
+
+    Chromaticity counts in full; brightness only beyond a factor of two either
+    way (shading), so that black is not taken for white.
+    """
+    from . import colour
+
+    d = colour.log_rgb(rgb) - colour.log_rgb(np.asarray(ref, dtype=np.float64)[None])
+    m = d.mean(axis=1, keepdims=True)
+    d -= m
+    lum = np.maximum(np.abs(m[:, 0]) - math.log(2.0), 0.0)
+    return np.sqrt((d * d).sum(axis=1) + 3.0 * lum * lum)
+
+
 def _shapes_for(cls: str, game: str) -> list[str]:
     """Solids a candidate of colour class ``cls`` may be (``_model`` kinds)."""
     if game == "goldrush":
@@ -1480,7 +1556,18 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
                 # the art does not explain.
                 soft *= np.clip(res[y0:y1, x0:x1] / cfg.residual_high, 0.0, 1.0)
             own = owner[y0:y1, x0:x1]
-            soft[(own != 0) & (own != info["_id"])] = 0.0
+            soft[(own > 0) & (own != info["_id"])] = 0.0
+            table = own < 0
+            if table.any():
+                # Off the board, a figure's top may hang over the table; but a
+                # table of the figure's own colour (beyond the figure's reach)
+                # says nothing, and then only the tiles are read.
+                far = cv2.distanceTransform((own != info["_id"]).astype(np.uint8), cv2.DIST_L2, 3) > cfg.table_reach * P
+                far &= table
+                if far.sum() >= 10:
+                    like = float((_colour_gap(norm[y0:y1, x0:x1][far], info["rgb"]) < cfg.table_gap).mean())
+                    if like > cfg.table_like:
+                        soft[table] = 0.0
             info["_soft"][key] = soft
         origin = np.array([x0, y0], dtype=np.float64)
         shape = soft.shape
@@ -1555,12 +1642,13 @@ def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, 
 #: cowboy, a tent against a cowboy, an ore stack against a black cowboy or tent.
 #: The tent decision, which also weighs how well each solid's faces explain the
 #: candidate's shading (:func:`_shading_fit`), was refitted (both answers weighing
-#: alike) on the candidates of 60 Gold Rush photos (synthesiser seed 92000,
-#: mixed difficulty) read with their true tiles (``scripts/figure_fit_decisions.py``).
+#: alike) on the candidates of 140 Gold Rush photos (synthesiser seeds 94000 and
+#: 94200, mixed difficulty, today's tile art) read with their true tiles
+#: (``scripts/figure_collect.py``, ``scripts/figure_fit_decisions.py``).
 _DECISIONS: dict[str, tuple[tuple[float, ...], float]] = {
     "gold": ((4.161, -1.087, 14.83, 4.447, -1.322, -3.599, -0.457), 3.499),
     "sheriff": ((9.114, 1.79, -0.155, 5.48, -3.073, -1.992, 1.155), -1.739),
-    "tent": ((39.651, 20.384, 2.143, -1.234, -1.895, -0.885, -0.014, -1.221, 3.824, 5.326), 1.419),
+    "tent": ((38.023, 44.281, 1.095, -1.050, -2.052, 3.251, -0.476, -1.319, 4.707, 6.309), 1.533),
     "ore": ((24.551, -0.263, 0.311, 1.24, -6.051, 0.572, 6.81, 3.665, 0.287), -4.098),
 }
 
@@ -1641,6 +1729,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             loc = (CENTRE, 1.0, [], 0.0) if role == "gold" else _locate_read(frac, t, given, role, cfg)
             if loc is None:
                 continue
+            if role == "ore" and loc[3] > cfg.max_spot_distance:
+                loc = _lean_back(mt["foot"], t.cell, loc, tiles, canvas, cam, given, cfg)
             if role in ("tent", "sheriff", "ore") and loc[3] > cfg.max_spot_distance:
                 continue
             if role in ("meeple", "farmer"):
@@ -1655,7 +1745,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             break
         info["foot"] = None if placed is None else placed[4]["foot"]
         if placed is None:
-            info["why"] = "no feature for it here" if roles else "does not look like a figure"
+            small = info["area"] < cfg.min_area_mm2 and "gold" not in roles
+            info["why"] = ("too small for a figure" if small and roles else "no feature for it here" if roles
+                           else "does not look like a figure")
             out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
             continue
         rows.append((b, *placed))
@@ -1672,26 +1764,32 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     # Two figures cannot stand on one spot: feet closer than min_foot_gap are one
     # figure seen as two candidates (a shaded side read as another colour, a
     # tall figure cut by a seam); the larger stays.
+    # Nor can a figure hide inside another's outline: a candidate lying mostly
+    # within the solid fitted to a larger one of its colour is a part of it
+    # (a tall figure's head cut from its body at the neck or by a seam).
     order = sorted(range(len(rows)), key=lambda i: -rows[i][0].info["area"])
     kept_feet: list[np.ndarray] = []
+    kept: list[int] = []
     drop = set()
     for i in order:
         b, kind, *_rest, mt = rows[i]
         if kind not in ("meeple", "farmer", "tent"):
             continue
         foot = np.asarray(mt["foot"], dtype=np.float64)
-        if any(np.linalg.norm(foot - f) < cfg.min_foot_gap for f in kept_feet):
+        if any(np.linalg.norm(foot - f) < cfg.min_foot_gap for f in kept_feet) or any(
+                _inside_outline(b, rows[j][0], rows[j][1], rows[j][5], cam, canvas, cfg) for j in kept):
             drop.add(i)
             b.info["why"] = "part of a figure next to it"
             out.blobs.append({**_public(b.info), "kept": False, "why": b.info["why"]})
         else:
             kept_feet.append(foot)
+            kept.append(i)
     rows = [r for i, r in enumerate(rows) if i not in drop]
 
-    # At most one Sheriff: the most golden; the others are yellow figures.
+    # At most one Sheriff: the likeliest (outline and colour); the others are yellow figures.
     sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
     if len(sheriffs) > 1:
-        keep = max(sheriffs, key=lambda i: rows[i][0].info.get("sheriff_logit", 0.0))
+        keep = max(sheriffs, key=lambda i: _kind_confidence(rows[i][0].info, "sheriff", cfg))
         for i in sheriffs:
             if i != keep:
                 demote(i)
@@ -1740,6 +1838,68 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             g["count"] += int(mt["count"])
             g["confidence"] = round(min(g["confidence"], shape_conf), 3)
     out.gold = list(gold.values())
+
+
+def _inside_outline(small: _Blob, big: _Blob, kind: str, mt: dict[str, Any], cam: Camera, canvas: _Canvas,
+                    cfg: FigureConfig) -> bool:
+    """Whether candidate ``small`` lies mostly within the outline of the solid fitted to ``big``.
+
+    Only for two candidates of one colour group (:data:`_GROUP`), near each
+    other; the outline (``kind`` at ``mt``'s foot and yaw, through the camera)
+    is widened by ``silhouette_blur`` and must cover ``inside_share`` of
+    ``small``'s pixels.
+    """
+    ca, cb = small.info.get("class"), big.info.get("class")
+    if ca is None or cb is None or _GROUP.get(ca, ca) != _GROUP.get(cb, cb):
+        return False
+    if np.linalg.norm(small.info["centre"] - big.info["centre"]) > 0.6:  # tile units: no figure is longer
+        return False
+    P = canvas.px
+    r = max(1, int(round(cfg.silhouette_blur * P)))
+    lo = np.floor(np.minimum(small.uv.min(axis=0), big.uv.min(axis=0)) - 0.4 * P).astype(int)
+    hi = np.ceil(np.maximum(small.uv.max(axis=0), big.uv.max(axis=0)) + 0.4 * P).astype(int)
+    shape = (int(hi[1] - lo[1]), int(hi[0] - lo[0]))
+    solid = "meeple" if kind == "sheriff" else kind
+    sil = _render(solid, int(mt.get("count", 1)), int(mt["yaw"]), np.asarray(mt["foot"], dtype=np.float64), cam,
+                  canvas, lo.astype(np.float64), shape, cfg.lattice_mm)
+    sil = cv2.dilate(sil, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    uv = small.uv.astype(int) - lo
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < shape[1]) & (uv[:, 1] >= 0) & (uv[:, 1] < shape[0])
+    inside = np.zeros(len(uv), bool)
+    inside[ok] = sil[uv[ok, 1], uv[ok, 0]] > 0
+    return bool(inside.mean() >= cfg.inside_share)
+
+
+def _lean_back(foot: np.ndarray, cell: Cell, loc: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera,
+               given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> tuple:
+    """The ore location found with the foot moved back towards the camera's nadir, when that fits better.
+
+    A stack is often seen by its dark top alone (its pale sides are the
+    mountains' colour), and a top fits stacks of every height with the foot
+    moved along the lean (away from the nadir): the true foot may lie up to
+    the lean of the tallest stack tried (``max_stack`` tokens) nearer the
+    nadir than the foot found, on the same tile (``cell``).
+
+    Returns
+    -------
+    tuple
+        ``loc`` (:func:`_locate`: at, confidence, alternatives, distance in
+        tile units) or a location nearer its spot.
+    """
+    from ..render.figures3d import ORE_TOKEN_MM
+
+    h = cfg.max_stack * ORE_TOKEN_MM[1] / cfg.lattice_mm
+    foot = np.asarray(foot, dtype=np.float64).reshape(1, 2)
+    lean = cam.lifted(foot, h) - foot
+    best = loc
+    for k in np.linspace(0.25, 1.0, 4):
+        at = _tile_at(canvas.to_canvas(foot - k * lean), tiles, canvas)
+        if at is None or at[0].cell != cell:
+            continue
+        alt = _locate_read(at[1], at[0], given, "ore", cfg)
+        if alt is not None and alt[3] < best[3]:
+            best = alt
+    return best
 
 
 def _kind_confidence(info: dict[str, Any], kind: str, cfg: FigureConfig) -> float:
