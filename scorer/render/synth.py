@@ -49,7 +49,7 @@ from . import scene
 from .figures3d import draw_solid, figure_faces
 from .scene import TILE_MM, Camera, Lens
 from .tileart import tile_image
-from .topdown import FIGURE_OFFSETS, GOLD_ANCHOR, LOCATION_ANCHORS
+from .topdown import FIGURE_OFFSETS, GOLD_ANCHOR, LOCATION_ANCHORS, offset_axes
 
 log = logging.getLogger(__name__)
 
@@ -586,14 +586,15 @@ def _place_items(truth: Board, laid: dict[Cell, _Laid], p: SynthParams,
     used: dict[tuple, int] = {}
 
     def spot(cell: Cell, at: str, kind: str) -> tuple[float, float]:
-        base = LOCATION_ANCHORS[at]
-        ox, oy = FIGURE_OFFSETS.get(kind, (0.0, 0.0))
+        ax, ay = LOCATION_ANCHORS[at]
+        across, inward = FIGURE_OFFSETS.get(kind, (0.0, 0.0))
+        (ix, iy), (cx, cy) = offset_axes(at)
         k = used.get((cell, at, kind), 0)
         used[(cell, at, kind)] = k + 1
-        fan = 0.0 if k == 0 else 0.11 * ((k + 1) // 2) * (1 if k % 2 else -1)
+        across += 0.0 if k == 0 else 0.11 * ((k + 1) // 2) * (1 if k % 2 else -1)
         # Solid figures are wider than the flat top-down icons: spread them further.
-        fx = base[0] + SPREAD * (ox + fan)
-        fy = base[1] + SPREAD * oy
+        fx = ax + SPREAD * (across * cx + inward * ix)
+        fy = ay + SPREAD * (across * cy + inward * iy)
         return (min(0.88, max(0.12, fx)), min(0.88, max(0.12, fy)))
 
     def add(kind: str, cell: Cell, frac: tuple[float, float], **info: Any) -> None:

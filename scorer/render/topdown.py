@@ -186,13 +186,27 @@ def figure_point(at: str | None, kind: str = "meeple") -> tuple[float, float]:
         return GOLD_ANCHOR
     ax, ay = LOCATION_ANCHORS[at]
     across, inward = FIGURE_OFFSETS.get(kind, (0.0, 0.0))
-    ix, iy = 0.5 - ax, 0.5 - ay
-    n = math.hypot(ix, iy)
-    ix, iy = (0.0, 1.0) if n < 1e-9 else (ix / n, iy / n)
-    cx, cy = -iy, ix  # inward turned a quarter turn clockwise (x east, y south)
+    (ix, iy), (cx, cy) = offset_axes(at)
     fx = ax + across * cx + inward * ix
     fy = ay + across * cy + inward * iy
     return (min(0.9, max(0.1, fx)), min(0.9, max(0.1, fy)))
+
+
+def offset_axes(at: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The unit directions in which :data:`FIGURE_OFFSETS` apply on location ``at``.
+
+    Returns
+    -------
+    ((float, float), (float, float))
+        ``inward`` (from the location's anchor towards the tile centre; south for
+        the centre itself) and ``across`` (inward turned a quarter turn clockwise),
+        in tile fractions, x east and y south.
+    """
+    ax, ay = LOCATION_ANCHORS[at]
+    ix, iy = 0.5 - ax, 0.5 - ay
+    n = math.hypot(ix, iy)
+    ix, iy = (0.0, 1.0) if n < 1e-9 else (ix / n, iy / n)
+    return (ix, iy), (-iy, ix)
 
 
 def render_board(board: Board, *, tile_px: int = 128, art_dir: str | Path | None = None, figures: bool = True,

@@ -1216,11 +1216,13 @@ def _feature_locations(tile: TileType, rot: int, kinds: Sequence[str]) -> list[t
 
 def _spot(at: str, kind: str, spread: float) -> np.ndarray:
     """Where a figure of ``kind`` on location ``at`` usually stands, as fractions of the tile."""
-    from ..render.topdown import FIGURE_OFFSETS, LOCATION_ANCHORS
+    from ..render.topdown import FIGURE_OFFSETS, LOCATION_ANCHORS, offset_axes
 
     ax, ay = LOCATION_ANCHORS[at]
-    ox, oy = FIGURE_OFFSETS.get({"farmer": "meeple"}.get(kind, kind), (0.0, 0.0))
-    return np.clip(np.array([ax + spread * ox, ay + spread * oy]), 0.12, 0.88)
+    across, inward = FIGURE_OFFSETS.get({"farmer": "meeple"}.get(kind, kind), (0.0, 0.0))
+    (ix, iy), (cx, cy) = offset_axes(at)
+    return np.clip(np.array([ax + spread * (across * cx + inward * ix),
+                             ay + spread * (across * cy + inward * iy)]), 0.12, 0.88)
 
 
 def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureConfig
