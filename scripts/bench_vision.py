@@ -12,6 +12,7 @@ Usage::
 
     .venv/bin/python scripts/bench_vision.py --photos 8 --megapixels 12 --tiles 72
     .venv/bin/python scripts/bench_vision.py --photos 8 --difficulty hard --art-dir ../shared/tile_art/base_c2
+    .venv/bin/python scripts/bench_vision.py --photos 8 --cache off   # every process builds the tile templates
 """
 
 from __future__ import annotations
@@ -101,6 +102,24 @@ def worker(photo: str, art_dir: str | None) -> dict:
     return row
 
 
+def warm_cache(photo: Path, art_dir: str | None, folder: str) -> None:
+    """Build the tile templates of ``photo``'s catalogue once into the disk cache ``folder``."""
+    from scorer.board import read_board
+    from scorer.vision.config import load_config
+    from scorer.vision.recognise import _appearance, build_templates
+
+    old = os.environ.get("SCORER_CACHE_DIR")
+    os.environ["SCORER_CACHE_DIR"] = folder
+    try:
+        catalog = read_board(photo.with_suffix(".truth.json")).catalog
+        build_templates(catalog, load_config().tiles, _appearance(catalog, None, art_dir))
+    finally:
+        if old is None:
+            os.environ.pop("SCORER_CACHE_DIR", None)
+        else:
+            os.environ["SCORER_CACHE_DIR"] = old
+
+
 def _right(truth, reading) -> int:
     """Tiles right up to translation (the reading's lattice has its own origin)."""
     from scorer.board import Board, Placement
@@ -124,6 +143,9 @@ def main() -> None:
     ap.add_argument("--art-dir", default=None, help="real tile art (development only)")
     ap.add_argument("--folder", default=None, help="keep the photos here (default: a temporary folder)")
     ap.add_argument("--json", default=None, help="write the rows and medians here")
+    ap.add_argument("--cache", choices=["warm", "off"], default="warm",
+                    help="tile template disk cache: warm (a temporary one, filled before timing; what every "
+                         "'scorer score' after the first sees) or off (templates built in every process)")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -137,10 +159,14 @@ def main() -> None:
         photos = synthesise(folder, args.photos, args.seed, args.megapixels, args.tiles, args.difficulty,
                             args.game, exps, args.art_dir)
         print(f"synthesised {len(photos)} photos in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        env = dict(os.environ)
+        env["SCORER_CACHE_DIR"] = str(Path(tmp) / "cache") if args.cache == "warm" else "off"
+        if args.cache == "warm":
+            warm_cache(photos[0], args.art_dir, env["SCORER_CACHE_DIR"])
         rows = []
         for p in photos:
             cmd = [sys.executable, __file__, "--worker", str(p)] + (["--art-dir", args.art_dir] if args.art_dir else [])
-            done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), check=False)
+            done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
             if done.returncode != 0:
                 rows.append({"photo": p.name, "error": done.stderr.strip().splitlines()[-1:]})
                 continue

@@ -68,7 +68,11 @@ either the template plus noise or something standing on it).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import io
+import json
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -332,6 +336,11 @@ def _catalog_key(catalog: Catalog) -> tuple:
 def build_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | None = None) -> Templates:
     """Templates of every tile of ``catalog`` at every distinct rotation (cached).
 
+    Cached in memory and on disk (:func:`cache_dir`, ``templates/<hash>.npz``,
+    the hash of the drawing and template code, the tile data, the template
+    settings of ``cfg``, the appearance's pictures and the numpy and OpenCV
+    major versions); a cache file that cannot be read is built again.
+
     Parameters
     ----------
     catalog : Catalog
@@ -348,6 +357,20 @@ def build_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | 
     hit = _TEMPLATE_CACHE.get(key)
     if hit is not None:
         return hit
+    path = _template_file(catalog, cfg, appearance)
+    tpl = _load_templates(path, catalog) if path is not None else None
+    if tpl is None:
+        tpl = _make_templates(catalog, cfg, appearance)
+        if path is not None:
+            _save_templates(path, tpl)
+    if len(_TEMPLATE_CACHE) > 16:
+        _TEMPLATE_CACHE.clear()
+    _TEMPLATE_CACHE[key] = tpl
+    return tpl
+
+
+def _make_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | None) -> Templates:
+    """Draw and prepare every template (what :func:`build_templates` caches)."""
     size = max(128, 2 * cfg.detail_px)
     pics = merged_pictures(catalog, appearance, size)
     keys, coarse, fine, norms, detail, raw, means, sharp = [], [], [], [], [], [], [], []
@@ -379,10 +402,129 @@ def build_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | 
     tpl = Templates(keys, alias, np.stack(coarse), np.stack(fine), np.array(norms), np.stack(raw).astype(np.float32),
                     np.array(means), np.stack(detail).astype(np.float32), np.stack(sharp).astype(np.float32),
                     tuple(catalog.tiles))
-    if len(_TEMPLATE_CACHE) > 16:
-        _TEMPLATE_CACHE.clear()
-    _TEMPLATE_CACHE[key] = tpl
     return tpl
+
+
+# Templates on disk: drawing the tile art and preparing ~200 templates costs
+# about a quarter of a second, paid by every fresh process (every ``scorer
+# score``).  The file name is a hash of everything the templates depend on, so
+# a stale file is never read: a changed drawing or template code, tile data,
+# configuration, appearance or library version gives another name.
+
+#: Environment variable naming the cache folder; ``off`` (or empty, ``0``,
+#: ``no``, ``none``) disables the disk cache.
+CACHE_ENV = "SCORER_CACHE_DIR"
+#: Bump when the layout of the cached template file changes.
+_TEMPLATE_FILE_VERSION = 1
+_TEMPLATE_ARRAYS = ("coarse", "fine", "fine_norm", "fine_raw", "mean_rgb", "detail", "sharp")
+#: Template files kept in the cache folder (the most recently used; each is 10-25 MB):
+#: files left by older versions or other settings are removed when a new one is written.
+_TEMPLATE_FILES_KEPT = 6
+_SOURCE_DIGEST: str | None = None
+
+
+def cache_dir() -> Path | None:
+    """The user's scorer cache folder, or ``None`` when caching is off.
+
+    ``$SCORER_CACHE_DIR`` when set (``off``, ``0``, ``no``, ``none`` or empty:
+    no disk cache), else ``$XDG_CACHE_HOME/scorer`` (default ``~/.cache/scorer``).
+    """
+    env = os.environ.get(CACHE_ENV)
+    if env is not None:
+        env = env.strip()
+        if env.lower() in ("", "0", "off", "no", "none"):
+            return None
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "scorer"
+
+
+def _source_digest() -> str:
+    """Hash of the code that draws the tile art and turns it into templates (whole source files)."""
+    global _SOURCE_DIGEST
+    if _SOURCE_DIGEST is None:
+        here = Path(__file__).resolve().parent
+        h = hashlib.blake2b(digest_size=16)
+        for f in (here / "recognise.py", here / "appearance.py",
+                  here.parent / "render" / "tileart.py", here.parent / "render" / "colours.py"):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+        _SOURCE_DIGEST = h.hexdigest()
+    return _SOURCE_DIGEST
+
+
+def _template_file(catalog: Catalog, cfg: TileConfig, appearance: Appearance | None) -> Path | None:
+    """Where the templates of this catalogue, configuration and appearance are cached (``None``: no cache)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    parts = [
+        _TEMPLATE_FILE_VERSION, _source_digest(),
+        [(tid, repr(t.features), repr(sorted((k, repr(v)) for k, v in t.meta.items())))
+         for tid, t in catalog.tiles.items()],
+        [cfg.detail_px, cfg.patch_px, cfg.coarse_px, cfg.inset, cfg.detail_inset, cfg.blur, cfg.coarse_blur],
+        None if appearance is None else repr(appearance.fingerprint()),
+        np.__version__.split(".")[0], cv2.__version__.split(".")[0],
+    ]
+    h.update(json.dumps(parts, default=repr).encode())
+    return folder / "templates" / f"{h.hexdigest()}.npz"
+
+
+def _load_templates(path: Path, catalog: Catalog) -> Templates | None:
+    """The templates cached in ``path``; ``None`` (logged) when absent, unreadable or not fitting."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            head = json.loads(bytes(z["header"]).decode())
+            arrays = {k: np.array(z[k]) for k in _TEMPLATE_ARRAYS}
+        keys = [(str(t), int(r)) for t, r in head["keys"]]
+        alias = {(str(t), int(r)): int(i) for t, r, i in head["alias"]}
+        m = len(keys)
+        if (head.get("version") != _TEMPLATE_FILE_VERSION or tuple(head["catalog_ids"]) != tuple(catalog.tiles)
+                or any(len(a) != m for a in arrays.values()) or any(not 0 <= i < m for i in alias.values())):
+            raise ValueError("the file does not fit the catalogue")
+    except Exception as exc:  # noqa: BLE001 - a damaged cache file is rebuilt, never an error
+        log.warning("tile template cache %s is unreadable (%s): building the templates again", path, exc)
+        return None
+    log.debug("tile templates read from %s", path)
+    try:
+        os.utime(path)  # most recently used: kept when the folder is pruned
+    except OSError:
+        pass
+    return Templates(keys, alias, catalog_ids=tuple(catalog.tiles), **arrays)
+
+
+def _save_templates(path: Path, tpl: Templates) -> None:
+    """Write ``tpl`` to ``path`` atomically; a folder that cannot be written only costs a log line."""
+    from ..fileio import write_atomic
+
+    head = {"version": _TEMPLATE_FILE_VERSION, "keys": [list(k) for k in tpl.keys],
+            "alias": [[t, r, i] for (t, r), i in tpl.alias.items()], "catalog_ids": list(tpl.catalog_ids)}
+    buf = io.BytesIO()
+    np.savez(buf, header=np.frombuffer(json.dumps(head).encode(), dtype=np.uint8),
+             **{k: getattr(tpl, k) for k in _TEMPLATE_ARRAYS})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, buf.getvalue())
+    except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
+        log.warning("cannot write the tile template cache %s (%s); set %s=off to stop trying",
+                    path, exc, CACHE_ENV)
+        return
+    log.debug("tile templates written to %s", path)
+    _prune_templates(path.parent)
+
+
+def _prune_templates(folder: Path) -> None:
+    """Remove all but the :data:`_TEMPLATE_FILES_KEPT` most recently used template files of ``folder``."""
+    try:
+        files = sorted(folder.glob("*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in files[_TEMPLATE_FILES_KEPT:]:
+            old.unlink()
+            log.debug("removed the unused tile template cache %s", old)
+    except OSError as exc:
+        log.debug("cannot prune the tile template cache %s (%s)", folder, exc)
 
 
 def _inner(px: int, inset: float) -> tuple[int, int]:
@@ -553,14 +695,13 @@ def _estimate_blur(region: _Region, match: _Match, tpl: Templates, cfg: TileConf
     if len(sure) == 0:
         return 0.0
     sure = sure[np.argsort(-match.score[sure, 0])][:cells]
-    img = region.image.astype(np.float32)
-    if region.px != dp:
-        img = _scaled(region, dp, 0.0)
+    # Only the windows gathered below become float (not the whole region).
+    img = region.image if region.px == dp else _scaled(region, dp, 0.0)
     best = []
     for k in sure:
         x0 = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp))
         y0 = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
-        X = _gather(img, np.array(x0), np.array(y0), dw).reshape(-1, 3)
+        X = _gather(img, np.array(x0), np.array(y0), dw).reshape(-1, 3).astype(np.float32, copy=False)
         X = X - X.mean(axis=0)
         pic = tpl.sharp[match.cand[k, 0]]
         scores = []
@@ -813,7 +954,7 @@ def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     i, w = _inner(px, inset)
     n_all, K = cand.shape
     P = w * w
-    Traw = tpl_raw.reshape(len(tpl_raw), P, 3).astype(np.float32)
+    Traw = tpl_raw.reshape(len(tpl_raw), P, 3).astype(np.float32, copy=False)
     keep = max(1, int(round((1.0 - trim) * P)))
     scores = np.empty((n_all, K))
     gains = np.empty((n_all, K))
@@ -825,7 +966,7 @@ def _robust_scores(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
         c = cells[a:a + chunk]
         x0 = ((c[:, 0] - origin[0]) * px + i)[:, None] + offset[a:a + chunk, :, 0]
         y0 = ((c[:, 1] - origin[1]) * px + i)[:, None] + offset[a:a + chunk, :, 1]
-        Xr = _gather(img, x0, y0, w).reshape(len(c), K, P, 3).astype(np.float32)
+        Xr = _gather(img, x0, y0, w).reshape(len(c), K, P, 3).astype(np.float32, copy=False)
         Tr = Traw[cand[a:a + chunk]]  # (n, K, P, 3)
         H = None
         if hidden is not None:
@@ -1358,7 +1499,7 @@ def _hidden_masks(match: _Match, rows: np.ndarray, tpl: Templates, cfg: TileConf
         off = np.round(match.shift[ks, 0] * px).astype(np.int64)
         x0 = (match.cells[ks, 0] - match.origin[0]) * px + i + off[:, 0]
         y0 = (match.cells[ks, 1] - match.origin[1]) * px + i + off[:, 1]
-        X = _gather(fine_wb, x0, y0, w).reshape(-1, 1, P, 3).astype(np.float32)
+        X = _gather(fine_wb, x0, y0, w).reshape(-1, 1, P, 3).astype(np.float32, copy=False)
         n = len(X)
         g = match.contrast[ks, :J].astype(np.float32)  # (n, J)
         b = (match.xmean[ks, :J] - g[..., None] * match.tmean[ks, :J]).astype(np.float32)  # (n, J, 3)
@@ -1418,7 +1559,7 @@ def _compare_visible(match: _Match, rows: np.ndarray, tpl: Templates, cfg: TileC
         n = len(ks)
         xs = ((match.cells[ks, 0] - match.origin[0]) * px + i + b[:, 0] - r)[:, None] + dx
         ys = ((match.cells[ks, 1] - match.origin[1]) * px + i + b[:, 1] - r)[:, None] + dy
-        X = _gather(fine_wb, xs, ys, w).reshape(n * S * S, P, 3).astype(np.float32)
+        X = _gather(fine_wb, xs, ys, w).reshape(n * S * S, P, 3).astype(np.float32, copy=False)
         W = 1.0 - _gather(match.hidden, xs, ys, w).reshape(n * S * S, P)
         cnt = W.sum(axis=1) + 1e-6
         WX = W[:, :, None] * X
