@@ -3,8 +3,14 @@
 Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
 
 1. line segments (OpenCV's LSD) on the grey image (when no lattice is found,
-   steps 2-7 run once more on segments found at half scale with a lower
-   gradient threshold, for blurred photos);
+   or one that frames hardly a tile, steps 2-7 run once more on segments
+   found at half scale with a lower gradient threshold, for blurred photos,
+   and the lattice framing more tiles wins); the segments of a repeating
+   pattern (a checked or striped table cloth) are set aside: the pattern's
+   periods are measured by autocorrelation in windows of coarser copies of the
+   photo, and a segment whose neighbourhood repeats one period away is the
+   cloth's (a seam between tiles, moved by the cloth's period, lands in a
+   tile's art);
 2. seam families: vanishing points by RANSAC over segment pairs (tile seams,
    but also wood grain, cloth patterns, box edges), searched once and re-fitted
    for each trial lens distortion ``k1``;
@@ -12,7 +18,10 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    projective rectification (the vanishing line sent to infinity), an affine map
    that makes the two families axis-parallel, and a few candidate periods and
    phases per family from the seam positions; only period pairs that make
-   square cells for a plausible focal length are kept;
+   square cells for a plausible focal length are kept, and each family's best
+   period is also paired with the other family's best period among those that
+   make square cells (a board one or two tiles wide shows its tile size in one
+   family only);
 4. every candidate lattice is scored by the tiles it frames: cells with a seam
    segment on all four sides, each weighted by how unlike its neighbours it
    looks (tiles differ, the squares of a checked cloth repeat), times the share
@@ -36,11 +45,14 @@ References: R. Hartley, A. Zisserman, *Multiple View Geometry*, 2nd ed., §2.7
 (affine rectification from the vanishing line), §8.6 (vanishing points, the
 image of the absolute conic), §4.5 and A6 (iterative minimisation,
 Levenberg-Marquardt); R. Grompone von Gioi et al., LSD: a line segment
-detector, IPOL 2012.
+detector, IPOL 2012; periodicity by autocorrelation as in texture analysis, e.g.
+Y. Liu, R. Collins, Y. Tsin, A computational model for periodic pattern
+perception based on frieze and wallpaper groups, IEEE PAMI 26(3), 2004.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 
@@ -69,6 +81,14 @@ class GridConfig:
     max_families: int = 4
     family_angle_deg: float = 2.5
     k1_candidates: tuple = (0.0, 0.05, 0.1)  # trial lens distortions of the search
+    # Table cloths: segments of a repeating pattern set aside before the search.
+    cloth_scales: tuple = (4, 8, 16)  # the pattern's period is looked for in copies this many times smaller
+    cloth_steps: tuple = (32, 16, 8)  # and in windows this far apart there, pixels
+    cloth_window: int = 32  # window side, pixels of the smaller copy
+    cloth_min_std: float = 2.5  # grey level spread below which a window shows no pattern
+    cloth_periodicity: float = 0.5  # a window repeats: autocorrelation one and two periods away, less half a period away
+    cloth_radius: float = 2.5  # a segment takes the period of the nearest periodic window this close, half windows
+    cloth_match: float = 0.3  # a segment is the cloth's: grey difference to its copy one period away, of its contrast
     # Periods and square cells.
     max_cos: float = 0.25  # of the angle between the two families on the table
     focal_min: float = 0.6  # focal length range, half image diagonals (phones: about 1-2.5)
@@ -97,6 +117,7 @@ class GridConfig:
     halve_ratio: float = 0.7  # lines half a cell off nearly as well covered: halve the period
     min_framed_cells: float = 0.05
     min_seam_support: float = 0.35
+    weak_lattice: float = 1.5  # a lattice framing fewer tiles (tile score) is searched for again on blurred segments
     # Least-squares fit.
     fit_radii: tuple = (2.5, 4.0, 6.0, 9.0, 1000.0)  # fit rounds: seams this far from the middle, tiles
     fit_tols: tuple = (0.25, 0.2, 0.2, 0.15, 0.15)  # and this close to a lattice line, tile units
@@ -132,7 +153,8 @@ class Grid:
     segments : int
         Line segments that agree with the lattice.
     debug : dict
-        What the search saw (``framed_cells``; ``start``: the lattice before the
+        What the search saw (``framed_cells``; ``tiles``: the tiles the lattice
+        chosen frames, :func:`_tile_score`; ``start``: the lattice before the
         least-squares fit, north up, with its ``k1``), for development.
     k2 : float
         Second radial distortion coefficient.
@@ -300,18 +322,28 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
         exc.seen["segments"] = segs / scale
         raise exc
     evidence = _Evidence(gray, cfg)
+    first: Grid | None = None
     try:
-        return _lattice_from_segments(segs, evidence, (h, w), cfg)
+        first = _lattice_from_segments(_without_cloth(segs, evidence, cfg), evidence, (h, w), cfg)
+        if first.debug["tiles"] >= cfg.weak_lattice:
+            return first
     except TableNotFoundError as exc:
         exc.seen.setdefault("segments", segs / scale)
-        # Blur (a shaking hand, a small photo) smears the seams below the segment
-        # detector's threshold: once more with coarser, more sensitive segments.
-        segs2 = _segments(gray, cfg, blurred=True)
-        log.debug("no lattice (%s); again with %d segments for a blurred photo", exc, len(segs2))
-        try:
-            return _lattice_from_segments(segs2, evidence, (h, w), cfg)
-        except TableNotFoundError:
-            raise exc from None
+        error = exc
+    # Blur (a shaking hand, a small photo) smears the seams below the segment
+    # detector's threshold: when no lattice was found, or one that frames hardly a
+    # tile, once more with coarser, more sensitive segments (the lattice framing
+    # more tiles wins).
+    segs2 = _without_cloth(_segments(gray, cfg, blurred=True), evidence, cfg)
+    log.debug("%s; again with %d segments for a blurred photo",
+              "a weak lattice" if first is not None else f"no lattice ({error})", len(segs2))
+    try:
+        second = _lattice_from_segments(segs2, evidence, (h, w), cfg)
+    except TableNotFoundError:
+        if first is not None:
+            return first
+        raise error from None
+    return second if first is None or second.debug["tiles"] > first.debug["tiles"] else first
 
 
 def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple[int, int],
@@ -384,7 +416,7 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
               k1, k2, score, framed, support)
     # The working copy and the photo share normalised coordinates (same centre and
     # half-diagonal, up to rounding of the resize), so Hn serves both.
-    grid = Grid(Hn, (h, w), k1, support, used, {"framed_cells": framed}, k2)
+    grid = Grid(Hn, (h, w), k1, support, used, {"framed_cells": framed, "tiles": score}, k2)
     if support < cfg.min_seam_support:
         exc = TableNotFoundError(
             f"the lattice found is weak (only {support:.0%} of grid lines backed by seams); "
@@ -680,6 +712,191 @@ def _segments(gray: np.ndarray, cfg: GridConfig, *, blurred: bool = False) -> np
     return s[keep]
 
 
+def _without_cloth(segs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> np.ndarray:
+    """The segments less those of a repeating pattern (:func:`_cloth_segments`)."""
+    cloth = _cloth_segments(segs, evidence, cfg)
+    if cloth.any():
+        log.debug("%d of %d segments belong to a repeating pattern (a table cloth): set aside", cloth.sum(), len(segs))
+    return segs[~cloth]
+
+
+def _cloth_segments(segs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> np.ndarray:
+    """Segments of a repeating pattern (a checked or striped table cloth), boolean (N,).
+
+    A cloth repeats: shifted by one period of its pattern, the neighbourhood of
+    one of its edges looks the same.  A seam between tiles, shifted by the
+    cloth's period, lands in a tile's art (tiles differ from each other, and the
+    cloth's period is not the tile size).  The pattern's periods are found in
+    windows of the photo (:meth:`_Evidence.cloth_windows`); each segment near a
+    periodic window (within ``cloth_radius`` half windows) is compared with its
+    copies one period away (both periods of the window, both ways): grey
+    profiles across the segment (9 points a pixel apart, more for long periods,
+    each profile's mean removed so that shading does not count) at 5 points
+    along it, against the same at the copy, which is searched for within 8% of
+    the period across the segment (perspective changes the period).  A mean
+    absolute difference below ``cloth_match`` times the profiles' own mean
+    absolute deviation makes the segment the cloth's.
+
+    Parameters
+    ----------
+    segs : (N, 4) float64 ndarray
+        Segments ``x1, y1, x2, y2``, working-image pixels.
+    """
+    n = len(segs)
+    cloth = np.zeros(n, bool)
+    windows = evidence.cloth_windows()
+    if not n or not windows:
+        return cloth
+    a, b = segs[:, :2], segs[:, 2:4]
+    mid = 0.5 * (a + b)
+    d = b - a
+    u = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+    nrm = np.c_[-u[:, 1], u[:, 0]]
+    along = np.linspace(0.1, 0.9, 5)
+    core, slack = 4, 4
+    across = np.arange(-core - slack, core + slack + 1.0)  # the profile is the middle 9; its copy within +-slack
+    base = (a[:, None, :] + d[:, None, :] * along[None, :, None]).astype(np.float32)  # (N, 5, 2)
+
+    def profiles(idx: np.ndarray, unit: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        """(len(idx), 5, 17) grey levels across segments ``idx``, ``unit`` pixels apart, moved by ``shift`` (M, 2)."""
+        step = (nrm[idx] * unit[:, None]).astype(np.float32)
+        pts = (base[idx] + shift[:, None, :].astype(np.float32))[:, :, None, :] + (
+            across.astype(np.float32)[None, :, None] * step[:, None, :])[:, None, :, :]
+        return evidence.sample(evidence.g, pts.reshape(-1, 2)).reshape(len(idx), len(along), len(across))
+
+    def centred(v: np.ndarray) -> np.ndarray:
+        return v - v.mean(axis=-1, keepdims=True)
+
+    ratio = np.full(n, np.inf)
+    for centres, lags, reach in windows:
+        # Each segment takes the periods of the nearest periodic window at each scale.
+        todo = np.flatnonzero(ratio >= cfg.cloth_match)  # not yet the cloth's
+        k, dist = _nearest(centres, mid[todo])
+        sel, k = todo[dist <= reach], k[dist <= reach]
+        for t in (lags[k, 0], lags[k, 1]):
+            ok = np.isfinite(t).all(axis=1)
+            t = np.where(ok[:, None], t, 0.0)
+            # A shift along the segment says nothing: only periods with a part across it count.
+            cross = np.abs(np.sum(nrm[sel] * t, axis=1))
+            ok &= cross > 0.3 * np.linalg.norm(t, axis=1)
+            if not ok.any():
+                continue
+            idx, t = sel[ok], t[ok]
+            # Perspective changes the period across the photo: the copy is searched for
+            # within 8% of the period across the segment (at least 1 pixel, at most 4 steps).
+            unit = np.maximum(1.0, cross[ok] / 50)
+            search = np.clip(np.round(0.08 * cross[ok] / unit), 1, slack)
+            edge = centred(profiles(idx, unit, np.zeros_like(t))[:, :, slack:slack + 2 * core + 1])
+            spread = np.abs(edge).mean(axis=(1, 2))
+            for sign in (1.0, -1.0):
+                copy = profiles(idx, unit, sign * t)
+                diff = np.full(len(idx), np.inf)
+                for j in range(2 * slack + 1):
+                    near = np.abs(j - slack) <= search
+                    if near.any():
+                        dj = np.abs(centred(copy[near, :, j:j + 2 * core + 1]) - edge[near]).mean(axis=(1, 2))
+                        diff[near] = np.minimum(diff[near], dj)
+                ratio[idx] = np.minimum(ratio[idx], diff / np.maximum(spread, 1e-6))
+    return ratio < cfg.cloth_match
+
+
+def _nearest(centres: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the nearest of ``centres`` (M, 2) to each of ``pts`` (N, 2), and its distance."""
+    d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    k = np.argmin(d2, axis=1)
+    return k, np.sqrt(d2[np.arange(len(pts)), k])
+
+
+def _periodic_windows(g: np.ndarray, cfg: GridConfig, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """Windows of a grey image that show a repeating pattern, with the pattern's periods.
+
+    Windows ``cloth_window`` pixels wide, ``step`` apart; the autocorrelation
+    ``A`` of each (mean removed, normalised by the overlap and the variance)
+    is read at every integer shift ``t`` up to a third of the window.  A window
+    repeats with period ``t`` when ``A(t)`` and ``A(2t)`` are both high and
+    ``A(t/2)`` low, ``min(A(t), A(2t)) - max(A(t/2), 0) > cloth_periodicity``:
+    a straight edge has a high ``A`` all along it (also half way), a board's
+    tiles do not repeat.  The best period and the best one at least 37 degrees
+    from it are refined to a fraction of a pixel (a parabola through the peak).
+
+    Returns
+    -------
+    (centres, lags)
+        ``(M, 2)`` window centres and ``(M, 2, 2)`` two periods ``(x, y)`` each
+        (the second NaN when there is none), pixels of ``g``.
+    """
+    W = cfg.cloth_window
+    h, w = g.shape
+    ny, nx = (h - W) // step + 1, (w - W) // step + 1
+    empty = np.zeros((0, 2)), np.zeros((0, 2, 2))
+    if ny < 1 or nx < 1:
+        return empty
+    win = np.lib.stride_tricks.sliding_window_view(g, (W, W))[::step, ::step][:ny, :nx].reshape(-1, W, W)
+    var = win.var(axis=(1, 2))
+    live = np.flatnonzero(var > cfg.cloth_min_std ** 2)
+    if not len(live):
+        return empty
+    p = win[live] - win[live].mean(axis=(1, 2), keepdims=True)
+    var = var[live]
+    N = W + 2 * (W // 3) + 2  # room for shifts up to twice a third of the window without wrapping round
+    F = np.fft.rfft2(p, s=(N, N))
+    ac = np.fft.irfft2(F.real ** 2 + F.imag ** 2, s=(N, N))
+    lags = _lag_table(W)
+    rows = np.arange(len(live))
+
+    def corr_all(t: np.ndarray) -> np.ndarray:
+        """(R, L): every window at every shift ``t`` (L, 2)."""
+        overlap = (W - np.abs(t[:, 0])) * (W - np.abs(t[:, 1]))
+        return ac[:, t[:, 0] % N, t[:, 1] % N] / (overlap * var[:, None])
+
+    half = np.trunc(lags / 2).astype(np.int64)
+    score = np.minimum(corr_all(lags), corr_all(2 * lags)) - np.maximum(corr_all(half), 0)
+    good = score.max(axis=1) > cfg.cloth_periodicity
+    if not good.any():
+        return empty
+    rows, score = rows[good], score[good]
+    # Of the shifts nearly as good as the best, the shortest (a striped cloth repeats
+    # one period across its stripes and anywhere along them).
+    length = np.hypot(lags[:, 0], lags[:, 1])
+    i1 = np.argmin(np.where(score >= score.max(axis=1, keepdims=True) - 0.1, length, np.inf), axis=1)
+    ang = np.arctan2(lags[:, 0], lags[:, 1])
+    other = np.where(np.abs(np.cos(ang[None, :] - ang[i1][:, None])) < 0.8, score, -np.inf)
+    top2 = other.max(axis=1, keepdims=True)
+    i2 = np.argmin(np.where(other >= top2 - 0.1, length, np.inf), axis=1)
+    has2 = top2[:, 0] > cfg.cloth_periodicity
+
+    def corr_each(t: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """(R,): window ``r[i]`` at shift ``t[i]``."""
+        overlap = (W - np.abs(t[:, 0])) * (W - np.abs(t[:, 1]))
+        return ac[r, t[:, 0] % N, t[:, 1] % N] / (overlap * var[r])
+
+    def refine(t: np.ndarray) -> np.ndarray:
+        out = t.astype(np.float64)
+        for axis in (0, 1):
+            e = np.zeros(2, int)
+            e[axis] = 1
+            lo, mid_, hi = (corr_each(t + k * e, rows) for k in (-1, 0, 1))
+            den = lo - 2 * mid_ + hi
+            with np.errstate(divide="ignore", invalid="ignore"):
+                off = np.where(den < -1e-9, 0.5 * (lo - hi) / den, 0.0)
+            out[:, axis] += np.clip(off, -0.5, 0.5)
+        return out[:, ::-1]  # (dy, dx) -> (x, y)
+
+    lag1 = refine(lags[i1])
+    lag2 = np.where(has2[:, None], refine(lags[i2]), np.nan)
+    j, i = np.divmod(live[rows], nx)
+    centres = np.c_[i * step + W / 2, j * step + W / 2].astype(np.float64)
+    return centres, np.stack([lag1, lag2], axis=1)
+
+
+@functools.lru_cache(maxsize=8)
+def _lag_table(W: int, min_lag: int = 3) -> np.ndarray:
+    """Integer shifts ``(dy, dx)`` of one half-plane, ``min_lag`` to ``W // 3`` pixels (chessboard) long."""
+    L = W // 3
+    return np.array([(dy, dx) for dy in range(0, L + 1) for dx in range(-L, L + 1)
+                     if (dy > 0 or dx > 0) and dy * dy + dx * dx >= min_lag * min_lag], dtype=np.int64)
+
+
 def _direction_to(vp: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Unit directions from points towards a (homogeneous) vanishing point."""
     if abs(vp[2]) < 1e-9:
@@ -791,15 +1008,32 @@ def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> list[np.ndarray]:
     # Family 1 runs along u (direction e1): its lines are told apart by v; family 2 by u.
     mid = 0.5 * (q1 + q2)
     length = np.linalg.norm(p2 - p1, axis=1)
-    cands_v = _periods(mid[in1, 1], length[in1], cfg)
-    cands_u = _periods(mid[in2, 0], length[in2], cfg)
+    vals_v, wts_v = mid[in1, 1], length[in1]
+    vals_u, wts_u = mid[in2, 0], length[in2]
+    table_v = _period_scores(vals_v, wts_v, cfg)
+    table_u = _period_scores(vals_u, wts_u, cfg)
+    cands_v = _periods(vals_v, wts_v, cfg, table_v)
+    cands_u = _periods(vals_u, wts_u, cfg, table_u)
+    pairs = [(v, u) for v in cands_v for u in cands_u if lo_r <= u[0] / v[0] <= hi_r]  # square tiles
+    n_own = len(pairs)
+    # A family with few seam lines (a board one or two tiles wide, a river's banks
+    # between its seams) may miss the tile size that the other family shows
+    # clearly: a family's best period without a partner gets the other family's
+    # best period within the square cells' range.
+    if cands_v and not any(v == cands_v[0] for v, _ in pairs):
+        u = _band_period(vals_u, wts_u, table_u, (cands_v[0][0] * lo_r, cands_v[0][0] * hi_r))
+        if u is not None:
+            pairs.append((cands_v[0], u))
+    if cands_u and not any(u == cands_u[0] for _, u in pairs):
+        v = _band_period(vals_v, wts_v, table_v, (cands_u[0][0] / hi_r, cands_u[0][0] / lo_r))
+        if v is not None:
+            pairs.append((v, cands_u[0]))
     out = []
-    for pv, phv in cands_v:
-        for pu, phu in cands_u:
-            if not lo_r <= pu / pv <= hi_r:  # square tiles
-                continue
-            S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
-            out.append(S @ M)
+    for n, ((pv, phv), (pu, phu)) in enumerate(pairs):
+        if n >= n_own and any(_same_period((pv, phv), v) and _same_period((pu, phu), u) for v, u in pairs[:n]):
+            continue  # offered already
+        S = np.array([[1 / pu, 0, -phu / pu], [0, 1 / pv, -phv / pv], [0, 0, 1]])
+        out.append(S @ M)
     return out
 
 
@@ -829,7 +1063,8 @@ def _square_ratio(M: np.ndarray, cfg: GridConfig) -> tuple[float | None, float |
     return float(ratio.min() / cfg.square_tol), float(ratio.max() * cfg.square_tol)
 
 
-def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> list[tuple[float, float]]:
+def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig, table: tuple | None = None
+             ) -> list[tuple[float, float]]:
     """Candidate lattice periods and phases of seam positions ``vals`` (weights ``wts``), best first.
 
     A period scores by the seam length it explains (a triangular kernel of
@@ -840,9 +1075,11 @@ def _periods(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig) -> list[tuple[f
     empty, double the tile size fills its lines but explains half, and any two
     clusters of seams fit some long period.  Trial periods are evenly spaced in
     frequency.  Half and double of the best period are offered too (the lattice
-    score decides).
+    score decides).  ``table``: the scores (:func:`_period_scores`) when
+    computed already.
     """
-    table = _period_scores(vals, wts, cfg)
+    if table is None:
+        table = _period_scores(vals, wts, cfg)
     if table is None:
         return []
     periods, score, phase, span = table
@@ -890,7 +1127,8 @@ def _period_scores(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig
     total = wts.sum()
     nb = 48
     rows = np.arange(len(periods))[:, None]
-    ph = np.mod((vals[None, :] - ref) * nu[:, None], 1.0)
+    ph = (vals[None, :] - ref) * nu[:, None]
+    ph -= np.floor(ph)  # the phase, 0-1 (faster than np.mod)
     bins = np.minimum((ph * nb).astype(np.int64), nb - 1)
     hist = np.bincount((rows * nb + bins).ravel(), weights=np.broadcast_to(wts, bins.shape).ravel(),
                        minlength=len(periods) * nb).reshape(len(periods), nb)
@@ -903,19 +1141,39 @@ def _period_scores(vals: np.ndarray, wts: np.ndarray, cfg: GridConfig
     phase = ref + (k + 0.5) / nb * periods
     first = np.ceil((lo - phase) / periods)
     n_lines = np.floor((hi - phase) / periods) - first + 1
-    idx = np.round((vals[None, :] - phase[:, None]) / periods[:, None])
-    near = np.abs(vals[None, :] - phase[:, None] - idx * periods[:, None]) < cfg.period_near * periods[:, None]
+    pos = (vals[None, :] - phase[:, None]) / periods[:, None]  # in periods from the first line
+    idx = np.round(pos)
+    near = np.abs(pos - idx) < cfg.period_near
     near &= (idx >= first[:, None]) & (idx < first[:, None] + n_lines[:, None])
     width = int(n_lines.max()) + 1
     occ = np.zeros((len(periods), width), bool)
     r_i, c_i = np.nonzero(near)
-    occ[r_i, (idx[r_i, c_i] - first[r_i]).astype(np.int64)] = True
+    occ.ravel()[r_i * width + (idx[r_i, c_i] - first[r_i]).astype(np.int64)] = True
     n_hit = occ.sum(axis=1)
     support = np.minimum(1.0, n_hit / np.maximum(n_lines, 1))
     # Any two clusters of seams fit some long period: a lattice is believed by the
     # number of its lines that carry seams.
     score = np.where(n_lines >= 2, explained * support * (1 - 1 / np.maximum(n_hit, 1)), -1.0)
     return periods, score, phase, span
+
+
+def _same_period(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether two (period, phase) pairs put the lines within 2% of a period of each other."""
+    d = (a[1] - b[1]) / a[0]
+    return abs(a[0] / b[0] - 1) < 0.02 and abs(d - round(d)) < 0.02
+
+
+def _band_period(vals: np.ndarray, wts: np.ndarray, table: tuple | None, band: tuple[float, float]
+                 ) -> tuple[float, float] | None:
+    """The best period within ``band`` of a period table (:func:`_period_scores`) and its phase, or None."""
+    if table is None:
+        return None
+    periods, score, phase, _ = table
+    inside = np.flatnonzero((periods >= band[0]) & (periods <= band[1]) & (score > 0))
+    if not len(inside):
+        return None
+    i = inside[int(np.argmax(score[inside]))]
+    return float(periods[i]), _fit_phase(vals, wts, float(periods[i]), float(phase[i]))
 
 
 def _fit_phase(vals: np.ndarray, wts: np.ndarray, p: float, phase: float) -> float:
@@ -933,11 +1191,32 @@ class _Evidence:
     """The working grey image, for checking candidate lattices against what the photo shows."""
 
     def __init__(self, gray: np.ndarray, cfg: GridConfig):
+        self.gray = gray
         self.g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+        self._cloth: list | None = None
         self.hs, self.ws = gray.shape
         self.c = np.array([self.ws / 2, self.hs / 2])
         self.half = 0.5 * np.hypot(self.ws, self.hs)
         self.cfg = cfg
+
+    def cloth_windows(self) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """Periodic windows (:func:`_periodic_windows`) at each of ``cloth_scales``, in working-image pixels.
+
+        One ``(centres (M, 2), periods (M, 2, 2), reach)`` per scale with any,
+        ``reach`` the distance within which a segment takes a window's periods;
+        computed once.
+        """
+        if self._cloth is None:
+            self._cloth = []
+            small = self.gray.astype(np.float32)
+            for scale, step in zip(self.cfg.cloth_scales, self.cfg.cloth_steps):
+                # Each copy from the previous one (the scales grow).
+                small = cv2.resize(small, (self.ws // scale, self.hs // scale), interpolation=cv2.INTER_AREA)
+                centres, lags = _periodic_windows(small, self.cfg, step)
+                if len(centres):
+                    reach = self.cfg.cloth_radius * self.cfg.cloth_window * scale / 2
+                    self._cloth.append((centres * scale, lags * scale, reach))
+        return self._cloth
 
     def to_pixels(self, Hi: np.ndarray, k1: float, lat: np.ndarray) -> np.ndarray:
         """Lattice points (N, 2) -> working-image pixels, ``Hi`` the inverse lattice homography."""
@@ -970,11 +1249,14 @@ class _Evidence:
         inner = np.c_[ui.ravel(), vi.ravel()]
         shifts = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1),
                            (2, 0), (-2, 0), (0, 2), (0, -2)], dtype=np.float64)
-        pts = cells[:, None, None, :] + shifts[None, :, None, :] + inner[None, None, :, :]  # (n, S, 36, 2)
+        # Neighbouring cells share neighbours: each distinct cell is sampled once.
+        around = (cells[:, None, :] + shifts[None, :, :]).reshape(-1, 2)  # (n * S, 2), whole numbers
+        distinct, which = np.unique(around, axis=0, return_inverse=True)
+        pts = distinct[:, None, :] + inner[None, :, :]  # (U, 36, 2)
         px = self.to_pixels(Hi, k1, pts.reshape(-1, 2))
         ok = (px[:, 0] >= 0) & (px[:, 0] <= self.ws - 1) & (px[:, 1] >= 0) & (px[:, 1] <= self.hs - 1)
-        vals = self.sample(self.g, px).reshape(len(cells), len(shifts), -1)
-        ok = ok.reshape(len(cells), len(shifts), -1).all(axis=2)
+        vals = self.sample(self.g, px).reshape(len(distinct), -1)[which.ravel()].reshape(len(cells), len(shifts), -1)
+        ok = ok.reshape(len(distinct), -1).all(axis=1)[which.ravel()].reshape(len(cells), len(shifts))
         diff = np.abs(vals[:, 1:] - vals[:, :1]).mean(axis=2)
         diff = np.where(ok[:, 1:] & ok[:, :1], diff, np.inf)
         # A cloth's square has look-alikes all around (a checked pattern repeats every
