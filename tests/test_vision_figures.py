@@ -17,9 +17,9 @@ from scorer.errors import ScorerError
 from scorer.evaluate import compare_boards
 from scorer.render.synth import SynthParams, synthesize
 from scorer.vision import colour
-from scorer.vision.figures import (FigureConfig, _Blob, _colour_gap, _figure_colours, _inside_outline, _lean_back,
-                                   _locate_read, _make_canvas, _render, _shading_fit, _spot, _split_lobes, _Tile,
-                                   camera_from_grid, read_figures)
+from scorer.vision.figures import (FigureConfig, _Blob, _colour_gap, _figure_colours, _find_blobs, _inside_outline,
+                                   _lean_back, _locate_read, _make_canvas, _render, _shading_fit, _spot, _split_lobes,
+                                   _Tile, camera_from_grid, read_figures)
 from scorer.vision.grid import Grid
 from scorer.vision.pipeline import add_figures
 
@@ -294,8 +294,38 @@ def test_figure_colours_raise_gold_on_a_like_art():
     gold = colour.PROTOTYPES["gold"]
     norm = np.array([[gold, gold, gold, (90.0, 170.0, 60.0)]], np.float32)
     res = np.array([[0.35, 0.30, 0.10, 0.35]], np.float32)
-    _figure_colours(res, norm, ["red", "blue"], FigureConfig())
+    taken = _figure_colours(res, norm, ["red", "blue"], FigureConfig())
     assert res[0].tolist() == pytest.approx([0.5, 0.5, 0.1, 0.35])
+    assert taken[0].tolist() == [True, True, False, False]
+
+
+def test_figure_colours_mark_gold_already_above_the_seed_level():
+    """Given a gold pixel differing from its art by 0.8 (above residual_high), when compared with
+    the figure colours, then its residual stays 0.8 and it is marked as of a figure's colour."""
+    norm = np.array([[colour.PROTOTYPES["gold"]]], np.float32)
+    res = np.array([[0.8]], np.float32)
+    taken = _figure_colours(res, norm, ["red"], FigureConfig())
+    assert res[0, 0] == pytest.approx(0.8)
+    assert taken.tolist() == [[True]]
+
+
+def test_find_blobs_keeps_a_thin_bar_of_a_figure_colour():
+    """Given a 2-pixel-wide slanting bar raised to residual_high (a gold bar seen aslant), when
+    labelled, then the seam opening removes it unless its pixels are marked as of a figure's
+    colour, and a bar just below residual_high seeds no blob even when marked."""
+    cfg = FigureConfig()
+    P = 64
+    bar = np.zeros((P, P), np.uint8)
+    cv2.line(bar, (20, 20), (34, 30), 1, 2)
+    res = np.where(bar > 0, cfg.residual_high, 0.0).astype(np.float32)
+    cover = np.ones((P, P), np.float32)
+    band = np.zeros((P, P), np.uint8)
+    assert _find_blobs(res, cover, band, cfg, P)[1] == 0
+    lab, n = _find_blobs(res, cover, band, cfg, P, bar > 0)
+    assert n == 1
+    assert int((lab > 0).sum()) == int(bar.sum()) == 65
+    low = np.where(bar > 0, 0.49, 0.0).astype(np.float32)
+    assert _find_blobs(low, cover, band, cfg, P, bar > 0)[1] == 0
 
 
 def _blob(mask: np.ndarray, cls: str = "black", px: int = 64) -> _Blob:

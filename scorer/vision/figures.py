@@ -131,6 +131,7 @@ class FigureConfig:
     figure_min: float = 0.15  # residual from which a pixel's colour is compared with the figure colours
     figure_margin: float = 0.15  # a pixel this much nearer a figure colour than its art is a figure's (0: off)
     open_px: float = 0.03  # opening radius removing thin seams, tile units
+    open_fig_px: float = 0.015  # ... for pixels of a figure's colour (base game: gold bars seen aslant), tile units
     border: float = 0.045  # band along each tile's edge left out of the comparison, tile units
     bridge_px: float = 0.07  # blobs this close across a seam between tiles are joined, tile units
     min_area_mm2: float = 40.0  # smallest blob kept, mm^2 on the table
@@ -164,6 +165,8 @@ class FigureConfig:
     refit_shift: float = 0.12  # drift searched when registering them, tile units
     refit_min_frac: float = 0.03  # share of a tile differing from its art that earns it a second look
     refit_margin: float = 0.02  # misfit another tile must save to replace the tile read (mean capped residual)
+    refit_close: float = 0.01  # a tile read that the small comparison finds best by less than this is compared closely too
+    refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     f_default: float = 0.77  # focal length when the grid does not tell it, fraction of the long side
     f_range: tuple = (0.35, 2.5)  # plausible focal lengths, fractions of the long side
@@ -697,7 +700,7 @@ def _light_residual(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, cfg: F
     return norm, res, ratio
 
 
-def _figure_colours(res: np.ndarray, norm: np.ndarray, allowed: Sequence[str], cfg: FigureConfig) -> None:
+def _figure_colours(res: np.ndarray, norm: np.ndarray, allowed: Sequence[str], cfg: FigureConfig) -> np.ndarray:
     """Raise, in place, the residual of pixels that look more like a figure than like their art.
 
     A gold bar on a city, a yellow figure on a sand-coloured field differ
@@ -707,19 +710,29 @@ def _figure_colours(res: np.ndarray, norm: np.ndarray, allowed: Sequence[str], c
     where the residual exceeds that distance by ``figure_margin`` the pixel
     is taken as a figure's (its residual raised to ``residual_high``); where
     by less, the residual is raised by the excess.
+
+    Returns
+    -------
+    (H, W) bool ndarray
+        The pixels taken as a figure's by their colour.
     """
     from . import colour
 
+    taken = np.zeros(res.shape, bool)
     if cfg.figure_margin <= 0:
-        return
-    sel = (res > cfg.figure_min) & (res < cfg.residual_high)
-    if not sel.any():
-        return
+        return taken
+    near = res > cfg.figure_min
+    if not near.any():
+        return taken
     names = list(dict.fromkeys(list(allowed) + ["gold", "gold_light"]))
-    d = colour.distances(norm[sel], names).min(axis=1)
-    r = res[sel]
+    d = colour.distances(norm[near], names).min(axis=1)
+    r = res[near]
     gain = r - d
-    res[sel] = np.where(gain > cfg.figure_margin, np.maximum(r, cfg.residual_high), r + np.maximum(gain, 0.0))
+    low = r < cfg.residual_high
+    res[near] = np.where(low, np.where(gain > cfg.figure_margin, np.maximum(r, cfg.residual_high),
+                                       r + np.maximum(gain, 0.0)), r)
+    taken[near] = gain > cfg.figure_margin
+    return taken
 
 
 # --------------------------------------------------------------------------- second look at the tiles
@@ -788,8 +801,11 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     the one figures are read under (``refit_gain_sigma``: a misread tile
     cannot bend it to its own colours), first small (``refit_px`` pixels a
     tile), then the ``refit_top`` best at full size, each registered again
-    within ``refit_shift``.  The misfit is the mean residual capped at 1
-    (figures cost every candidate alike).  A tile replaces the tile read when
+    within ``refit_shift``.  The misfit is the mean residual capped at 1; at
+    full size, over the pixels some compared tile explains (below
+    ``refit_hidden``): figures and ore tokens cost every tile alike, and left
+    in they would dilute the tiles' own differences by how much of the cell
+    they hide.  A tile replaces the tile read when
     it saves more than ``refit_margin``; a cell no tile explains better than
     ``max_misfit`` is left as it is.  ``looks`` receives, per cell looked at,
     the small misfit of the best tile and of the tile read.
@@ -841,7 +857,10 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         gi = index[(t.tile.id, t.rot)]
         looks[c] = {"best": float(coarse.min()), "read": float(coarse[gi])}
         order = [int(k) for k in np.argsort(coarse)[:cfg.refit_top]]
-        if order[0] == gi or coarse[gi] - coarse[order[0]] <= 0 or coarse.min() > cfg.max_misfit:
+        # The small comparison only picks the tiles to compare closely: the tile
+        # read is kept at once only when it is best by a clear margin there.
+        runner = float(coarse[order[1]]) if order[0] == gi and len(order) > 1 else float(coarse.min())
+        if runner - coarse[gi] >= cfg.refit_close or coarse.min() > cfg.max_misfit:
             continue
         if gi not in order:
             order.append(gi)
@@ -855,7 +874,19 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             _, v, _, loc = cv2.minMaxLoc(sc - pen)
             dx = int(np.clip(loc[0] - m - 2, -m, m))
             dy = int(np.clip(loc[1] - m - 2, -m, m))
-            mis = float(_misfit(big_b[m + dy:m + dy + P, m + dx:m + dx + P], _blur(art, sig), cfg, edge))
+            r, _ = _residual(big_b[m + dy:m + dy + P, m + dx:m + dx + P], _blur(art, sig), cfg)
+            rk = np.ones(big.shape[:2], np.float32)
+            rk[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge] = np.minimum(
+                r[edge:P - edge, edge:P - edge], 1.0)
+            fits[k] = (rk, dx, dy, art)
+        # Pixels no tile compared explains (a figure, an ore token) cost every tile
+        # alike: the misfit is the mean over the others, so that the tiles' own
+        # differences are not diluted by how much of the cell figures hide.
+        seen = np.min([f[0] for f in fits.values()], axis=0) < cfg.refit_hidden
+        for k, (rk, dx, dy, art) in fits.items():
+            win = (slice(m + dy + edge, m + dy + P - edge), slice(m + dx + edge, m + dx + P - edge))
+            vis = seen[win]
+            mis = float(rk[win][vis].mean()) if vis.sum() >= 0.2 * vis.size else float(rk[win].mean())
             fits[k] = (mis, dx, dy, art)
         best = min(fits, key=lambda k: fits[k][0])
         if best == gi or fits[gi][0] - fits[best][0] <= cfg.refit_margin:
@@ -884,18 +915,27 @@ class _Blob:
     info: dict = field(default_factory=dict)
 
 
-def _find_blobs(res: np.ndarray, cover: np.ndarray, band: np.ndarray, cfg: FigureConfig, P: int) -> tuple[np.ndarray, int]:
+def _find_blobs(res: np.ndarray, cover: np.ndarray, band: np.ndarray, cfg: FigureConfig, P: int,
+                coloured: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Label the blobs of high residual (hysteresis, thin seams opened away, seams between tiles bridged).
 
     ``band`` marks the seams between tiles (no art to compare with there):
     blobs on both sides of a seam are joined through it, and the seam pixels
-    themselves stay out of the blob (label 0).
+    themselves stay out of the blob (label 0).  ``coloured`` marks pixels of a
+    figure's colour (:func:`_figure_colours`): a seam of the art has no such
+    colour, so these are opened only by ``open_fig_px`` (a gold bar seen
+    aslant is narrower than the opening that removes seams).
     """
     lo = ((res > cfg.residual_low) & (cover > 0.5)).astype(np.uint8)
-    hi = (res > cfg.residual_high).astype(np.uint8)
+    hi = (res >= cfg.residual_high).astype(np.uint8)  # pixels taken as figures by their colour are raised to it
     r = max(1, int(round(cfg.open_px * P)))
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    lo = cv2.morphologyEx(lo, cv2.MORPH_OPEN, k)
+    opened = cv2.morphologyEx(lo, cv2.MORPH_OPEN, k)
+    if coloured is not None and coloured.any():
+        rf = max(1, int(round(cfg.open_fig_px * P)))
+        kf = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rf + 1, 2 * rf + 1))
+        opened |= cv2.morphologyEx(lo & coloured.astype(np.uint8), cv2.MORPH_OPEN, kf)
+    lo = opened
     rb = max(1, int(round(cfg.bridge_px * P)))
     bridge = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rb + 1, 2 * rb + 1))) & band
     n, lab = cv2.connectedComponents(lo | bridge, connectivity=8)
@@ -1401,11 +1441,13 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     if game == "carcassonne":
         # Gold Rush art holds every figure colour's look-alike (nuggets, sand, dark
         # rock): there the colour alone is no evidence.
-        _figure_colours(res, norm, allowed, cfg)
+        coloured = _figure_colours(res, norm, allowed, cfg)
+    else:
+        coloured = None
     e = int(round(cfg.border * P)) + 3
     board = cv2.morphologyEx((cover > 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
     band = board & (cover == 0).astype(np.uint8)
-    lab, n = _find_blobs(res, cover, band, cfg, P)
+    lab, n = _find_blobs(res, cover, band, cfg, P, coloured)
     t3 = time.perf_counter()
     blobs = _collect(lab, n, canvas, norm, res, ratio)
     cands = []
