@@ -17,9 +17,10 @@ from scorer.errors import ScorerError
 from scorer.evaluate import compare_boards
 from scorer.render.synth import SynthParams, synthesize
 from scorer.vision import colour
-from scorer.vision.figures import (FigureConfig, _Blob, _colour_gap, _figure_colours, _find_blobs, _inside_outline,
-                                   _lean_back, _locate_read, _make_canvas, _render, _shading_fit, _spot, _split_lobes,
-                                   _Tile, camera_from_grid, read_figures)
+from scorer.vision.figures import (FigureConfig, FigureReading, _Blob, _colour_gap, _crowded_cells, _drop_cells,
+                                   _figure_colours, _find_blobs, _inside_outline, _lean_back, _locate_read,
+                                   _make_canvas, _render, _shading_fit, _spot, _split_lobes, _Tile, camera_from_grid,
+                                   read_figures)
 from scorer.vision.grid import Grid
 from scorer.vision.pipeline import add_figures
 
@@ -220,7 +221,8 @@ def test_misread_tile_replaced_not_read_as_figures(goldrush_scene):
     truth = result.truth
     placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
     placements[(2, 0)] = (truth.catalog["GR13"], 1)
-    blind = read_figures(result.image, grid, placements, FigureConfig(refit=False), game="goldrush")
+    blind = read_figures(result.image, grid, placements,
+                         FigureConfig(refit=False, max_colour_figures=99, max_cell_followers=99), game="goldrush")
     cmp = compare_boards(truth, _as_board(truth, blind), offset=(0, 0))
     assert cmp.figures_pred > cmp.figures_truth == 6
     reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")
@@ -416,3 +418,26 @@ def test_ore_stack_top_leans_back_to_its_mountain_spot():
     assert back[0] in ("N", "E", "S", "W") and back[3] < 0.1
     at_spot = _locate_read(spot, tiles[(0, 0)], {}, "ore", cfg)
     assert _lean_back(spot, (0, 0), at_spot, tiles, canvas, cam, {}, cfg) == at_spot
+
+
+def test_cell_crowded_with_one_colour_is_the_table():
+    # A tile holds one follower and one tent of a colour at most (rules.md 6): four
+    # yellow cowboys on (2, 0) and four followers on (1, 0) are a checked cloth's
+    # cells; (0, 0) keeps its two.
+    out = FigureReading()
+    out.meeples = [{"player": "yellow", "x": 2, "y": 0, "at": "C"} for _ in range(4)]
+    out.meeples.append({"player": "red", "x": 0, "y": 0, "at": "N"})
+    out.meeples += [{"player": p, "x": 1, "y": 0, "at": "C"} for p in ("green", "grey", "green", "blue")]
+    out.tents = [{"player": "red", "x": 0, "y": 0, "at": "C"}, {"player": "blue", "x": 2, "y": 0, "at": "C"}]
+    out.ore = [{"x": 2, "y": 0, "at": "C", "count": 1}]
+    out.sheriff = {"x": 2, "y": 0, "at": "C"}
+    out.blobs = [{"kept": True, "kind": "meeple", "x": 2, "y": 0}, {"kept": True, "kind": "meeple", "x": 0, "y": 0}]
+    cfg = FigureConfig()
+    assert _crowded_cells(out, cfg) == [(1, 0), (2, 0)]
+    _drop_cells(out, _crowded_cells(out, cfg))
+    assert [(m["player"], m["x"], m["y"]) for m in out.meeples] == [("red", 0, 0)]
+    assert [(t["player"], t["x"]) for t in out.tents] == [("red", 0)]
+    assert out.ore == [] and out.sheriff is None
+    assert out.unreadable == [(1, 0), (2, 0)]
+    assert [b["kept"] for b in out.blobs] == [False, True]
+    assert _crowded_cells(out, cfg) == []

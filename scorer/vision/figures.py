@@ -168,6 +168,8 @@ class FigureConfig:
     refit_close: float = 0.01  # a tile read that the small comparison finds best by less than this is compared closely too
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
+    max_colour_figures: int = 2  # most figures of one colour on a tile (a follower, a tent); more: the table
+    max_cell_followers: int = 3  # most followers read on a tile (one placed, two misread); more: the table
     f_default: float = 0.77  # focal length when the grid does not tell it, fraction of the long side
     f_range: tuple = (0.35, 2.5)  # plausible focal lengths, fractions of the long side
 
@@ -193,7 +195,9 @@ class FigureReading:
     unreadable : list of (int, int)
         Cells whose photo no catalogue tile explains (``max_misfit``): most of
         the cell differs from every tile's art, so it shows no tile (a cloth, a
-        box lid) or one hidden under a hand; no figures are read there.
+        box lid) or one hidden under a hand; no figures are read there.  So
+        are cells read with more than ``max_colour_figures`` figures of one
+        colour (:func:`_crowded_cells`): a patterned cloth's cells.
     tiles : dict (x, y) -> dict
         Cells where another catalogue tile explains the photo clearly better
         than the tile read: ``{"tile", "rot", "misfit", "misfit_read"}`` (misfits:
@@ -1468,6 +1472,11 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         part.info["_id"] = k + 1
         owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
     _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements)
+    crowded = _crowded_cells(out, cfg)
+    if crowded:
+        log.debug("figures: cells %s hold more than %d figures of one colour: read as the table", crowded,
+                  cfg.max_colour_figures)
+        _drop_cells(out, crowded)
     t4 = time.perf_counter()
     out.debug = {
         **out.debug,
@@ -1483,6 +1492,58 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     log.debug("figures: %d meeples, %d tents, sheriff %s, %d gold stacks, %d ore stacks from %d blobs in %.2f s",
               len(out.meeples), len(out.tents), out.sheriff is not None, len(out.gold), len(out.ore), n, t4 - t0)
     return out
+
+
+def _crowded_cells(out: FigureReading, cfg: FigureConfig) -> list[Cell]:
+    """Cells read with more figures than a tile holds.
+
+    More than ``cfg.max_colour_figures`` followers and tents of one colour, or
+    more than ``cfg.max_cell_followers`` followers of any colour.
+
+    A follower goes only on the tile just placed, one per turn, and a player
+    has one tent (rules.md section 6, turn step 2; seed 000): a tile holds at
+    most one follower (``max_cell_followers`` leaves room for one figure read
+    twice) and one tent of a colour.  A cell read with more shows no tile but
+    a patterned table (a checked cloth next to the board) whose regular cells
+    were taken for figures.
+
+    Returns
+    -------
+    list of (int, int)
+        The cells, sorted.
+    """
+    count: dict[tuple[int, int, str], int] = {}
+    for f in (*out.meeples, *out.tents):
+        key = (int(f["x"]), int(f["y"]), f["player"])
+        count[key] = count.get(key, 0) + 1
+    followers: dict[Cell, int] = {}
+    for f in out.meeples:
+        c = (int(f["x"]), int(f["y"]))
+        followers[c] = followers.get(c, 0) + 1
+    return sorted({(x, y) for (x, y, _p), n in count.items() if n > cfg.max_colour_figures}
+                  | {c for c, n in followers.items() if n > cfg.max_cell_followers})
+
+
+def _drop_cells(out: FigureReading, cells: Sequence[Cell]) -> None:
+    """Remove every figure and token read on ``cells`` and report the cells as ``unreadable``."""
+    gone = {tuple(c) for c in cells}
+
+    def keep(f: Mapping[str, Any]) -> bool:
+        return (int(f["x"]), int(f["y"])) not in gone
+
+    out.meeples = [f for f in out.meeples if keep(f)]
+    out.tents = [f for f in out.tents if keep(f)]
+    out.gold = [f for f in out.gold if keep(f)]
+    out.ore = [f for f in out.ore if keep(f)]
+    if out.sheriff is not None and not keep(out.sheriff):
+        out.sheriff = None
+    for b in out.blobs:
+        if b.get("kept") and "x" in b and not keep(b):
+            b["kept"] = False
+            b["why"] = "on a cell crowded with figures of one colour (the table)"
+    out.unreadable = sorted(set(out.unreadable) | gone)
+    for c in gone:
+        out.tiles.pop(c, None)
 
 
 def _collect(lab: np.ndarray, n: int, canvas: _Canvas, norm: np.ndarray, res: np.ndarray,
