@@ -348,3 +348,20 @@ def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, args):
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_clutter_at_the_camera_is_left_out_of_the_picture():
+    """Given a camera 400 mm above the table looking straight down, a box lid in view is drawn,
+    while a stack reaching above the camera (its projection unbounded) is left out without
+    touching the picture."""
+    from scorer.render.scene import Camera, Clutter, draw_clutter
+
+    cam = Camera(K=np.array([[500.0, 0, 320], [0, 500.0, 240], [0, 0, 1]]), R=np.eye(3),
+                 C=np.array([0.0, 0.0, -400.0]))
+    light = np.array([0.3, 0.2, 1.0]) / np.linalg.norm([0.3, 0.2, 1.0])
+    blank = np.full((480, 640, 3), 0.5, np.float32)
+    canvas = blank.copy()
+    draw_clutter(canvas, cam, [Clutter("stack", (10.0, 0.0), (60.0, 60.0), 0.0, 450.0, 1)], 0.0, light, 0.5)
+    assert np.array_equal(canvas, blank)
+    draw_clutter(canvas, cam, [Clutter("lid", (0.0, 0.0), (100.0, 80.0), 0.0, 5.0, 1)], 0.0, light, 0.5)
+    assert (np.abs(canvas - blank).max(axis=2) > 0.05).sum() > 100 * 80 * (500 / 400) ** 2 * 0.8

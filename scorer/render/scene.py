@@ -762,11 +762,17 @@ def draw_clutter(canvas: np.ndarray, cam: Camera, items: list[Clutter], table_z:
                  shadow: float) -> None:
     """Draw clutter objects (shadows, sides, printed tops) onto the float32 ``canvas``, far ones first."""
     order = sorted(items, key=lambda it: -cam.depth(np.array([[*it.centre, table_z]]))[0])
+    limit = 4.0 * max(canvas.shape[:2])
     for item in order:
         foot = item.footprint()
         z_top = table_z - item.height
         top3 = np.column_stack([foot, np.full(4, z_top)])
         shadow_pts = shadow_on_plane(top3, light, table_z)
+        corners = np.vstack([top3, shadow_pts, np.column_stack([foot, np.full(4, table_z)])])
+        if (cam.depth(corners) <= 1.0).any() or np.abs(cam.project(corners)).max() > limit:
+            # At the camera or far outside the picture: its projection would be
+            # enormous (and its shadow's blur with it); such an object is not in the photo.
+            continue
         poly = _hull(cam.project(np.vstack([shadow_pts, np.column_stack([foot, np.full(4, table_z)])])))
         px_mm = _px_per_mm(cam, top3)
         soft_shadow(canvas, [poly], sigma_px=max(0.5, (1.5 + 0.1 * item.height) * px_mm), strength=0.35 * shadow)
