@@ -178,3 +178,26 @@ def test_pipeline_adopts_the_figure_stage_reread_of_a_misread_tile(monkeypatch):
     # Measured: every tile right once the re-read is adopted (41 of 41).
     cmp = compare_boards(truth, reading.board)
     assert cmp.tiles_right == cmp.truth_tiles == 41
+
+
+def test_cell_the_figure_stage_cannot_read_is_the_least_sure_tile(monkeypatch):
+    """A cell the figure stage reports unreadable keeps its tile with confidence 0, marked, so that
+    the correction step asks about it first."""
+    from scorer.vision import figures, pipeline
+
+    name = "base-river-goldmines-midgame-easy"
+    real_read_figures = figures.read_figures
+    marked = {}
+
+    def unreadable(rgb, grid, placements, *args, **kwargs):
+        reading = real_read_figures(rgb, grid, placements, *args, **kwargs)
+        cell = sorted(placements)[0]
+        reading.unreadable = sorted(set(reading.unreadable) | {cell})
+        marked["cell"] = cell
+        return reading
+
+    monkeypatch.setattr(figures, "read_figures", unreadable)
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", game="carcassonne").board
+    placed = board.tiles[marked["cell"]]
+    assert placed.extra["confidence"] == 0.0 and placed.extra["unreadable"] is True
+    assert sum(1 for p in board.tiles.values() if p.extra.get("unreadable")) == 1

@@ -192,6 +192,7 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
               players: Sequence[str] | None) -> Board:
     """Build the Board from the stages' readings; board cells are the lattice cells of the grid."""
     board = Board(game=game, expansions=expansions, catalog=catalog)
+    unreadable = {tuple(c) for c in getattr(figs, "unreadable", [])}
     for (x, y), r in sorted(tiles.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         extra = {"confidence": round(float(r.confidence), 3)}
         if r.alternatives:
@@ -207,6 +208,10 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
                                                 if (a.get("tile"), a.get("rot")) != (look["tile"], look["rot"])][:3],
                      "reread": True}
             tile, rot = catalog[look["tile"]], int(look["rot"])
+        if (x, y) in unreadable:
+            # No catalogue tile explains the cell's picture (the table, a hand): kept, as the least sure.
+            extra["confidence"] = 0.0
+            extra["unreadable"] = True
         board.tiles[(x, y)] = Placement(x, y, tile, rot, None, extra)
     add_figures(board, figs)
     colours = list(players) if players else []
