@@ -157,6 +157,8 @@ class TileConfig:
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
     repair_trim: float = 0.3  # share of worst-fitting pixels ignored when repairing (figures)
     repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
+    repair_edge_occupancy: float = 0.02  # an empty cell beside one tile is repaired when at least this likely
+    repair_occlusion: bool = True  # find what hides the repaired cells again and compare around it
     min_tile_px: float = 24.0  # smallest tile side in photo pixels
     min_luminance: float = 35.0  # darkest board mean luminance, 0-255
     max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
@@ -174,6 +176,8 @@ class TileConfig:
     catalog_margin: float = 0.02  # mean score a larger catalogue must gain to be preferred
     catalog_cells: int = 40  # cells (best matched under any catalogue) that decide the catalogue
     catalog_colour_weight: float = 2.0  # weight of the colour agreement against the coarse match
+    catalog_min_contrast: float = 0.35  # cells whose pixel spread is below this share of a sure tile's do not vote ...
+    catalog_contrast_rank: int = 2  # ... the sure tile: the cell with this many cells of larger spread
 
 
 @dataclass
@@ -770,6 +774,10 @@ def _ncc(stack: np.ndarray, w: int, T: np.ndarray, cand: np.ndarray | None
     X = np.ascontiguousarray(win).reshape(n, S * S, -1)
     if cand is None:
         num = (X.reshape(n * S * S, -1) @ T.T).reshape(n, S * S, -1)
+    elif n == 1:
+        # One cell (a repair, with a long list of candidates): numpy's own loop, as a
+        # threaded BLAS call this small costs more to start than to run on a busy machine.
+        num = np.einsum("nsd,nkd->nsk", X, T[cand], optimize=False)
     else:
         num = np.matmul(X, T[cand].transpose(0, 2, 1))
     ncc = num / norms[:, :, None]
@@ -1719,10 +1727,17 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
     The coarse stage keeps only the ``top_k`` likeliest templates per cell, so a
     tile half hidden by a figure (a meeple on a cloister, a Gold Rush tent) may
     have lost its own.  After a first decode, every cell that is read empty
-    although two or more neighbours hold tiles, or whose tile's sides disagree
-    with its neighbours, is compared with *every* template whose sides match
-    its decoded neighbours, with a larger share of spoilt pixels ignored
-    (``repair_trim``).  Updates ``match`` and ``occ`` in place.
+    although two or more neighbours hold tiles (or one, when the cell holds a
+    tile at least ``repair_edge_occupancy`` likely: the end of an arm of the
+    board, such as a mountain whose nuggets an ore stack hides), or whose
+    tile's sides disagree with its neighbours, is compared with *every*
+    template whose sides match its decoded neighbours, with a larger share of
+    spoilt pixels ignored (``repair_trim``).  With ``repair_occlusion``, what
+    hides the repaired cells that were read empty and looked like no tile (occupancy
+    below one half) is then looked for again (their own tile now
+    among the candidates explains the rest of the cell, so a tall ore stack or
+    a figure stands out) and their candidates are scored again around it, as
+    :func:`_occlusion` does.  Updates ``match`` and ``occ`` in place.
 
     Returns
     -------
@@ -1738,7 +1753,7 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
     offsets = ((0, -1), (1, 0), (0, 1), (-1, 0))
     facing = (2, 3, 0, 1)
     fine_img, fine_wb = match.fine
-    done = []
+    done, empty = [], []  # cells repaired; those of them read empty that looked like no tile
     for cell in sorted(set(index)):
         k = index[cell]
         if occ[k] < cfg.repair_min_occupancy:
@@ -1750,7 +1765,7 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
                 req[s] = catalog[nb[0]].edge_signature(nb[1])[facing[s]]
         cur = label.get(cell)
         if cur is None:
-            if len(req) < 2:
+            if len(req) < 2 and not (req and occ[k] >= cfg.repair_edge_occupancy):
                 continue
         else:
             sig = catalog[cur[0]].edge_signature(cur[1])
@@ -1766,7 +1781,24 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
                                             hidden=match.hidden, tau=None if match.tau is None else match.tau[k:k + 1],
                                             tone=match.tone))
         done.append(k)
+        if cur is None and occ[k] < 0.5:  # looked like no tile: what hides it went unseen
+            empty.append(k)
     done = np.array(done, dtype=np.int64)
+    empty = np.array(empty, dtype=np.int64)
+    if len(empty) and cfg.occlusion and cfg.repair_occlusion and match.hidden is not None:
+        # With their own tile among the candidates, what hides these cells shows:
+        # look through it (a tall ore stack or a figure hides more than the trimming ignores).
+        masks, share, level = _hidden_masks(match, empty, tpl, cfg)
+        pick = (share >= cfg.occ_min) & (share <= cfg.occ_max) & (share > match.hidden_share[empty])
+        if pick.any():
+            rows = empty[pick]
+            match.hidden_share[rows] = share[pick]
+            match.tau[rows] = cfg.occ_cap * level[pick]
+            _paint_hidden(match, rows, masks[pick], cfg)
+            # Their candidates already hold every tile that fits the neighbours: score those again.
+            offset = np.round(match.shift[rows] * cfg.patch_px).astype(np.int64)
+            _put(match, rows, _rescore(fine_wb, match.cells[rows], region.origin, match.cand[rows], offset, tpl,
+                                       cfg, cfg.trim, hidden=match.hidden, tau=match.tau[rows], tone=match.tone))
     if len(done):
         _detail(region, match, tpl, cfg, match.wb, rows=done)
         occ[done] = _occupancy(match, cfg)[done]
@@ -2073,7 +2105,12 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     """The catalogue whose tiles explain the photo's cells best.
 
     Every catalogue's templates are matched against the cells (coarse stage
-    only).  On the ``cfg.catalog_cells`` cells that look most like tiles, a
+    only).  Cells whose pixel spread is below ``cfg.catalog_min_contrast``
+    times that of a surely tiled cell (the one ranked
+    ``cfg.catalog_contrast_rank`` by spread) are plain table: normalised
+    correlation of a flat cell only fits noise, and the flat, textured
+    Gold Rush prairie fits a table's grain well, so such cells do not vote.
+    On the ``cfg.catalog_cells`` remaining cells that look most like tiles, a
     catalogue scores the mean best match plus ``cfg.catalog_colour_weight``
     times the agreement of the cells' colours with its art (Bhattacharyya
     coefficient of the Lab a*b* histograms, the art weighted by box counts):
@@ -2122,8 +2159,15 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
         bests.append(_survey_scores(survey, tpl, cfg)[0].max(axis=1))
         tpls.append(tpl)
     B = np.stack(bests)  # (C, N)
-    # The cells that look like tiles under any catalogue.
-    keep = np.argsort(-B.max(axis=0))[:cfg.catalog_cells]
+    # The cells that look like tiles under any catalogue, among those contrasted like tiles
+    # (looked for among the best matched cells: a tile matches its own catalogue well).
+    near = np.argsort(-B.max(axis=0))[:5 * cfg.catalog_cells]
+    spread = _cell_spread(survey, near, cfg)
+    rank = min(max(int(cfg.catalog_contrast_rank), 0), len(near) - 1)
+    tiled = near[spread >= cfg.catalog_min_contrast * np.sort(spread)[::-1][rank]]
+    if len(tiled) < 2:
+        tiled = near
+    keep = tiled[:cfg.catalog_cells]
     px = 2 * cfg.coarse_px
     i, w = _inner(px, cfg.inset)
     img = survey.image
@@ -2144,6 +2188,23 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     for key in [k for k, v in survey.scores.items() if v[0] is not tpls[best]]:
         del survey.scores[key]
     return candidates[best]
+
+
+def _cell_spread(survey: LatticeSurvey, rows: np.ndarray, cfg: TileConfig) -> np.ndarray:
+    """Pixel spread of the inner part of surveyed cells ``rows`` (K,) int: (K,) float32, the mean of
+    the RGB standard deviations, 0-255.
+
+    Tiles carry art (roads, rivers, cities, rails) and spread far more than
+    the table around them, however the table is lit.
+    """
+    px = 2 * cfg.coarse_px
+    i, w = _inner(px, cfg.inset)
+    nr, nc = survey.image.shape[0] // px, survey.image.shape[1] // px
+    blocks = survey.image[:nr * px, :nc * px].reshape(nr, px, nc, px, 3)[:, i:i + w, :, i:i + w]
+    gx = survey.cells[rows, 0] - survey.origin[0]
+    gy = survey.cells[rows, 1] - survey.origin[1]
+    v = blocks[gy, :, gx].astype(np.float32)  # (N, w, w, 3)
+    return v.reshape(len(v), -1, 3).std(axis=1).mean(axis=1)
 
 
 def _chroma_histogram(rgb: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
