@@ -31,7 +31,12 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    misread tile to bend to its own colours; a tile that explains the photo
    clearly better replaces the tile read (reported in ``FigureReading.tiles``),
    and a cell no tile explains (a cloth, a box lid) is left out
-   (``FigureReading.unreadable``).  The light and residual are then computed
+   (``FigureReading.unreadable``).  Closely, each pixel costs at most
+   ``refit_cap`` and shadows darken less (``refit_shadow_min``): two tiles
+   alike but for a small picture (a camp or wild horses) then differ by what
+   that picture costs, not by how faint the photo draws it.  On request
+   (``add_tiles``) the empty cells beside the tiles are compared too, and a
+   tile a figure hid from the tile stage is added.  The light and residual are then computed
    again.  In the base game, pixels nearer a figure colour than their art's
    colour count as figures even where the art is of a like colour (a gold bar
    on a city: :func:`_figure_colours`).  Hysteresis, an opening that removes
@@ -58,7 +63,10 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    figure.  Two figures cannot stand on one spot: of two feet closer than
    ``min_foot_gap``, the smaller candidate is a part of the larger; so is a
    candidate lying mostly inside the outline fitted to a larger one of its
-   colour (a tall figure's head cut from its body, :func:`_inside_outline`).
+   colour (a tall figure's head cut from its body, :func:`_inside_outline`;
+   the Sheriff and ore stacks count as larger ones too).  A follower, cowboy
+   or tent must be near a player colour (``max_colour_distance``), and a
+   candidate surely an ore stack (``ore_sure``) is never read as a cowboy.
    An ore stack seen by its top alone may have its foot nearer the camera's
    nadir by the lean of a tall stack (:func:`_lean_back`).
 9. **colours** (:mod:`scorer.vision.colour`): all player figures of the photo
@@ -84,6 +92,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -164,10 +173,17 @@ class FigureConfig:
     refit_top: int = 4  # catalogue tiles compared closely per cell
     refit_shift: float = 0.12  # drift searched when registering them, tile units
     refit_min_frac: float = 0.03  # share of a tile differing from its art that earns it a second look
-    refit_margin: float = 0.02  # misfit another tile must save to replace the tile read (mean capped residual)
+    refit_margin: float = 0.025  # misfit another tile must save to replace the tile read (capped residual / refit_cap)
+    refit_cap: float = 0.5  # a pixel's residual is capped at this in the close comparison
+    refit_shadow_min: float = 0.85  # darkest a shadow makes the art in the close comparison (light fitted first)
     refit_close: float = 0.01  # a tile read that the small comparison finds best by less than this is compared closely too
+    refit_add_coarse: float = 0.35  # an empty cell beside the tiles gets the tile whose small misfit is below this ...
+    refit_add_close: float = 0.4  # ... and whose close misfit (as refit_margin's) is below this
+    refit_add_hidden: float = 0.04  # ... where something no tile explains (a figure, ore) hides this share of it
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
+    ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
+    max_colour_distance: float = 0.55  # a follower, cowboy or tent is this near a player colour (colour.distances)
     max_colour_figures: int = 2  # most figures of one colour on a tile (a follower, a tent); more: the table
     max_cell_followers: int = 3  # most followers read on a tile (one placed, two misread); more: the table
     f_default: float = 0.77  # focal length when the grid does not tell it, fraction of the long side
@@ -793,9 +809,39 @@ def _small_arts(kinds: Sequence[tuple[TileType, int]], P: int, S: int, edge: int
 _SMALL_ARTS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
+def _empty_beside(tiles: Mapping[Cell, _Tile], canvas: _Canvas, grid: Grid) -> dict[Cell, np.ndarray]:
+    """Empty cells next to a tile read (4-neighbours), wholly inside the photo and the canvas.
+
+    Returns cell -> (2, 3) affine art -> canvas pixels: the lattice cell moved
+    by the median drift of the tiles read around it.
+    """
+    h, w = grid.shape
+    out: dict[Cell, np.ndarray] = {}
+    for (x, y) in tiles:
+        for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if c in tiles or c in out:
+                continue
+            if not (canvas.lo[0] <= c[0] < canvas.lo[0] + canvas.cells[0]
+                    and canvas.lo[1] <= c[1] < canvas.lo[1] + canvas.cells[1]):
+                continue
+            corners = grid.to_photo(np.array([[c[0], c[1]], [c[0] + 1, c[1]], [c[0] + 1, c[1] + 1], [c[0], c[1] + 1]],
+                                             dtype=np.float64))
+            if not ((corners[:, 0] >= 0).all() and (corners[:, 0] < w).all() and (corners[:, 1] >= 0).all()
+                    and (corners[:, 1] < h).all()):
+                continue
+            drift = [t.A[:, 2] - np.array(canvas.origin_px(d), dtype=np.float64) for d, t in tiles.items()
+                     if abs(d[0] - c[0]) <= 1 and abs(d[1] - c[1]) <= 1]
+            x0, y0 = canvas.origin_px(c)
+            A = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0]])
+            A[:, 2] += np.median(np.array(drift), axis=0)
+            out[c] = A
+    return out
+
+
 def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray, canvas: _Canvas,
            tiles: dict[Cell, _Tile], candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any,
-           appearance: Any, looks: dict[Cell, dict[str, float]]) -> dict[Cell, dict[str, Any]]:
+           appearance: Any, looks: dict[Cell, dict[str, float]],
+           empty: Mapping[Cell, np.ndarray] | None = None) -> dict[Cell, dict[str, Any]]:
     """Cells whose photo another catalogue tile explains clearly better than the tile read.
 
     The tile stage misreads some tiles (a figure hides the detail that tells
@@ -805,14 +851,23 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     the one figures are read under (``refit_gain_sigma``: a misread tile
     cannot bend it to its own colours), first small (``refit_px`` pixels a
     tile), then the ``refit_top`` best at full size, each registered again
-    within ``refit_shift``.  The misfit is the mean residual capped at 1; at
-    full size, over the pixels some compared tile explains (below
-    ``refit_hidden``): figures and ore tokens cost every tile alike, and left
+    within ``refit_shift``.  The misfit is the mean residual capped at 1 when
+    small; at full size (shadows allowed down to ``refit_shadow_min`` only,
+    the light being fitted already) the mean residual capped at
+    ``refit_cap``, as a fraction of it, over the pixels some compared tile
+    explains (below ``refit_hidden``): figures and ore tokens cost every tile alike, and left
     in they would dilute the tiles' own differences by how much of the cell
     they hide.  A tile replaces the tile read when
     it saves more than ``refit_margin``; a cell no tile explains better than
     ``max_misfit`` is left as it is.  ``looks`` receives, per cell looked at,
     the small misfit of the best tile and of the tile read.
+
+    ``empty`` maps cells the tile stage left empty beside the tiles read
+    (``A``: the (2, 3) art -> canvas affine where a tile there would lie) to
+    be compared too: a figure or an ore stack may hide so much of a tile that
+    the tile stage took the cell for the table.  The best tile is added
+    (``"added": True``) when both comparisons find it within
+    ``refit_add_coarse`` and ``refit_add_close``.
 
     Returns
     -------
@@ -827,6 +882,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     m = max(1, int(round(cfg.refit_shift * P)))
     edge_s = max(1, int(round(cfg.border * S)) + 1)
     edge = int(round(cfg.border * P)) + 2
+    close_cfg = dataclasses.replace(cfg, shadow_min=cfg.refit_shadow_min)
     # Cells worth a second look: more of the tile differs from its art than its own noise explains.
     look = []
     for c, t in tiles.items():
@@ -834,6 +890,10 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         r = cv2.warpAffine(res, Ai, (P, P), flags=cv2.INTER_NEAREST)[edge:P - edge, edge:P - edge]
         if (r > cfg.residual_low).mean() >= cfg.refit_min_frac:
             look.append(c)
+    empty = dict(empty or {})
+    for c, A in empty.items():
+        tiles = {**tiles, c: _Tile(c, None, 0, A, 0.0)}  # type: ignore[arg-type]
+        look.append(c)
     if not look:
         return {}
     kinds = [(t, r) for t in candidates for r in range(4)]
@@ -858,16 +918,24 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         dark = cfg.dark_weight * np.maximum(0.0, np.log(cfg.dark_luma / (yo + 1.0)))
         r2 += np.where(lr < math.log(cfg.dark_ratio), dark * dark, 0.0)
         coarse = np.minimum(np.sqrt(r2), 1.0).mean(axis=(1, 2))
-        gi = index[(t.tile.id, t.rot)]
-        looks[c] = {"best": float(coarse.min()), "read": float(coarse[gi])}
         order = [int(k) for k in np.argsort(coarse)[:cfg.refit_top]]
-        # The small comparison only picks the tiles to compare closely: the tile
-        # read is kept at once only when it is best by a clear margin there.
-        runner = float(coarse[order[1]]) if order[0] == gi and len(order) > 1 else float(coarse.min())
-        if runner - coarse[gi] >= cfg.refit_close or coarse.min() > cfg.max_misfit:
-            continue
-        if gi not in order:
-            order.append(gi)
+        if c in empty:
+            gi = None
+            # Only a cell with something on it that no tile explains is worth it: the
+            # table beside the board may look like a plain tile.
+            covered = float((r2[order[:2]].min(axis=0) > cfg.refit_hidden ** 2).mean())
+            if coarse.min() > cfg.refit_add_coarse or covered < 0.5 * cfg.refit_add_hidden:
+                continue
+        else:
+            gi = index[(t.tile.id, t.rot)]
+            looks[c] = {"best": float(coarse.min()), "read": float(coarse[gi])}
+            # The small comparison only picks the tiles to compare closely: the tile
+            # read is kept at once only when it is best by a clear margin there.
+            runner = float(coarse[order[1]]) if order[0] == gi and len(order) > 1 else float(coarse.min())
+            if runner - coarse[gi] >= cfg.refit_close or coarse.min() > cfg.max_misfit:
+                continue
+            if gi not in order:
+                order.append(gi)
         big_r = _blur(big, cfg.register_blur * P)
         big_b = _blur(big, sig)
         fits = {}
@@ -878,7 +946,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             _, v, _, loc = cv2.minMaxLoc(sc - pen)
             dx = int(np.clip(loc[0] - m - 2, -m, m))
             dy = int(np.clip(loc[1] - m - 2, -m, m))
-            r, _ = _residual(big_b[m + dy:m + dy + P, m + dx:m + dx + P], _blur(art, sig), cfg)
+            r, _ = _residual(big_b[m + dy:m + dy + P, m + dx:m + dx + P], _blur(art, sig), close_cfg)
             rk = np.ones(big.shape[:2], np.float32)
             rk[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge] = np.minimum(
                 r[edge:P - edge, edge:P - edge], 1.0)
@@ -887,19 +955,32 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         # alike: the misfit is the mean over the others, so that the tiles' own
         # differences are not diluted by how much of the cell figures hide.
         seen = np.min([f[0] for f in fits.values()], axis=0) < cfg.refit_hidden
-        for k, (rk, dx, dy, art) in fits.items():
+        # Each pixel costs at most refit_cap: a detail the photo shows fainter
+        # than the art draws it (a printed horse blurred by the lens) then
+        # weighs no more than a detail the art lacks.
+        mis = {}
+        for k, (rk, dx, dy, _a) in fits.items():
             win = (slice(m + dy + edge, m + dy + P - edge), slice(m + dx + edge, m + dx + P - edge))
             vis = seen[win]
-            mis = float(rk[win][vis].mean()) if vis.sum() >= 0.2 * vis.size else float(rk[win].mean())
-            fits[k] = (mis, dx, dy, art)
-        best = min(fits, key=lambda k: fits[k][0])
-        if best == gi or fits[gi][0] - fits[best][0] <= cfg.refit_margin:
+            q = np.minimum(rk[win], cfg.refit_cap)
+            mis[k] = (float(q[vis].mean()) if vis.sum() >= 0.2 * vis.size else float(q.mean())) / cfg.refit_cap
+        best = min(mis, key=lambda k: mis[k])
+        if gi is None:
+            _rk, dx, dy, _a = fits[best]
+            hidden = 1.0 - float(seen[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge].mean())
+            if mis[best] > cfg.refit_add_close or hidden < cfg.refit_add_hidden:
+                continue
+        elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
             continue
-        mis, dx, dy, art = fits[best]
+        _rk, dx, dy, art = fits[best]
         A = t.A.copy()
         A[:, 2] += A[:, :2] @ np.array([dx, dy], dtype=np.float64)
-        out[c] = {"tile": kinds[best][0], "rot": kinds[best][1], "A": A, "art": art, "misfit": round(mis, 4),
-                  "misfit_read": round(fits[gi][0], 4)}
+        out[c] = {"tile": kinds[best][0], "rot": kinds[best][1], "A": A, "art": art, "misfit": round(mis[best], 4),
+                  "coarse": round(float(coarse.min()), 4), "hidden": round(hidden, 4) if gi is None else 0.0,
+                  "covered": round(covered, 4) if gi is None else 0.0,
+                  "misfit_read": 1.0 if gi is None else round(mis[gi], 4)}
+        if gi is None:
+            out[c]["added"] = True
     return out
 
 
@@ -1349,7 +1430,7 @@ def _tile_at(foot_uv: np.ndarray, tiles: dict[Cell, _Tile], canvas: _Canvas) -> 
 def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[TileType, int]],
                  cfg: FigureConfig | None = None, *, players: Sequence[str] | None = None,
                  game: str = "carcassonne", art_dir: Any = None, appearance: Any = None,
-                 catalog: Any = None, adopt_tiles: bool = False) -> FigureReading:
+                 catalog: Any = None, adopt_tiles: bool = False, add_tiles: bool = False) -> FigureReading:
     """Find every figure and token on the tiles of a photo.
 
     Parameters
@@ -1382,6 +1463,12 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         The caller takes the second look's tiles (``FigureReading.tiles``) in
         place of those read: figures there keep the location found on the
         better tile.  Otherwise their ``at`` is a location of the tile read.
+    add_tiles : bool
+        Also compare the cells beside the tiles read that lie wholly inside
+        the photo with every catalogue tile: a tile found there (a figure or
+        an ore stack hid it from the tile stage) is reported in
+        ``FigureReading.tiles`` with ``"added": True``, and figures on it are
+        read.  The caller must then add those tiles to its board.
 
     Returns
     -------
@@ -1422,15 +1509,18 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     refits: dict[Cell, dict[str, Any]] = {}
     if cfg.refit:
         looks: dict[Cell, dict[str, float]] = {}
+        empty = _empty_beside(tiles, canvas, grid) if add_tiles else None
         refits = _refit(rect, exp, cover, res, canvas, tiles, _candidate_tiles(placements, game, catalog), cfg,
-                        art_dir, appearance, looks)
+                        art_dir, appearance, looks, empty)
         out.debug["looks"] = looks
         out.unreadable = sorted(c for c, v in looks.items() if v["best"] > cfg.max_misfit)
         for c, f in refits.items():
-            tiles[c] = _Tile(c, f["tile"], f["rot"], f["A"], tiles[c].score)
+            tiles[c] = _Tile(c, f["tile"], f["rot"], f["A"], tiles[c].score if c in tiles else 0.0)
             arts[c] = f["art"]
             out.tiles[c] = {"tile": f["tile"].id, "rot": f["rot"], "misfit": f["misfit"],
                             "misfit_read": f["misfit_read"]}
+            if f.get("added"):
+                out.tiles[c].update(added=True, coarse=f["coarse"], hidden=f["hidden"], covered=f["covered"])
         if refits:
             exp, cover, _ = _compose(canvas, tiles, arts, cfg.border)
             norm, res, ratio = _light_residual(rect, exp, cover, cfg)
@@ -1784,6 +1874,9 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     figure = (["tent"] + body) if info["_logits"]["tent"] > 0 else (body + ["tent"])
     if cls == "black":
         info["_logits"]["ore"] = _decide("ore", f)
+        if info["_logits"]["ore"] > cfg.ore_sure:
+            # Surely a stack: where no mountain spot takes it, it is no cowboy either.
+            return ["ore"]
         if info["_logits"]["ore"] > 0:
             return ["ore"] + figure
     if cls in ("gold", "yellow"):
@@ -1819,6 +1912,12 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
             continue
         roles = _roles(info, game, cfg)
+        # A player figure has a player's colour: a candidate far from every one
+        # (a printed horse drawn fainter than its art, a patch of sand) is none.
+        far = float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], allowed)[0].min())
+        info["colour_distance"] = round(far, 3)
+        if far > cfg.max_colour_distance:
+            roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
         placed = None
         for role in roles:
             solid = "meeple" if role == "sheriff" else role
@@ -1868,7 +1967,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
 
     # Two figures cannot stand on one spot: feet closer than min_foot_gap are one
     # figure seen as two candidates (a shaded side read as another colour, a
-    # tall figure cut by a seam); the larger stays.
+    # tall figure cut by a seam, the Sheriff cut by a highlight); the larger stays.
     # Nor can a figure hide inside another's outline: a candidate lying mostly
     # within the solid fitted to a larger one of its colour is a part of it
     # (a tall figure's head cut from its body at the neck or by a seam).
@@ -1878,7 +1977,11 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     drop = set()
     for i in order:
         b, kind, *_rest, mt = rows[i]
-        if kind not in ("meeple", "farmer", "tent"):
+        if kind == "ore":
+            # A stack's dark side or shadow cut off as a grey candidate is part of it too.
+            kept.append(i)
+            continue
+        if kind not in ("meeple", "farmer", "tent", "sheriff"):
             continue
         foot = np.asarray(mt["foot"], dtype=np.float64)
         if any(np.linalg.norm(foot - f) < cfg.min_foot_gap for f in kept_feet) or any(
@@ -1895,9 +1998,14 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
     if len(sheriffs) > 1:
         keep = max(sheriffs, key=lambda i: _kind_confidence(rows[i][0].info, "sheriff", cfg))
+        gone = set()
         for i in sheriffs:
             if i != keep:
-                demote(i)
+                if rows[i][0].info.get("colour_distance", 0.0) > cfg.max_colour_distance:
+                    gone.add(i)  # gold of no player's colour: a gold piece of the art, not a cowboy
+                else:
+                    demote(i)
+        rows = [r for i, r in enumerate(rows) if i not in gone]
     # Colours of player figures, read together.
     players = [i for i, r in enumerate(rows) if r[1] in ("meeple", "farmer", "tent")]
     choices = colour.assign_colours(np.array([rows[i][0].info["rgb"] for i in players]).reshape(-1, 3), allowed,
@@ -2029,6 +2137,8 @@ def _public(info: dict[str, Any]) -> dict[str, Any]:
             "shapes", "shading", "sheriff")
     d = {k: (round(float(info[k]), 3) if isinstance(info[k], (float, np.floating)) else info[k]) for k in keep if k in info}
     d["rgb"] = [int(round(v)) for v in info["rgb"]]
+    if info.get("_logits"):
+        d["logits"] = {k: round(float(v), 3) for k, v in info["_logits"].items()}
     return d
 
 

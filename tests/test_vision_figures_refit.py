@@ -1,0 +1,135 @@
+"""The figure stage's second look at the tiles: look-alike tiles under figures, tiles hidden by figures.
+
+The scene is the small Gold Rush board of ``test_vision_figures.py`` (rendered
+once by :func:`scorer.render.synth.synthesize`, a grid fitted to the true cell
+corners), read with the true tiles except where a test changes them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.board import Board
+from scorer.render.synth import SynthParams, synthesize
+from scorer.vision.figures import FigureConfig, _empty_beside, _make_canvas, _Tile, read_figures
+from scorer.vision.grid import Grid
+
+GOLDRUSH = {
+    "format": "carcassonne-board/1", "game": "goldrush", "expansions": ["sheriff"],
+    "players": ["black", "yellow", "red", "green", "blue"],
+    "tiles": [
+        {"x": 0, "y": 0, "tile": "GR10", "rot": 0}, {"x": 1, "y": 0, "tile": "GR06", "rot": 0},
+        {"x": 2, "y": 0, "tile": "GR06", "rot": 0}, {"x": 0, "y": 1, "tile": "GR01", "rot": 0},
+        {"x": 1, "y": 1, "tile": "GR22", "rot": 0}, {"x": 2, "y": 1, "tile": "GR05", "rot": 0},
+    ],
+    "meeples": [
+        {"player": "black", "x": 0, "y": 0, "at": "N"},
+        {"player": "yellow", "x": 2, "y": 0, "at": "N"},
+        {"player": "red", "x": 0, "y": 1, "at": "W"},
+        {"player": "blue", "x": 2, "y": 1, "at": "SL"},
+    ],
+    "sheriff": {"x": 1, "y": 0, "at": "N"},
+    "tents": [{"player": "green", "x": 1, "y": 1, "at": "W"}],
+}
+
+
+def _true_grid(result) -> Grid:
+    h, w = result.image.shape[:2]
+    c = np.array([w / 2, h / 2])
+    n = 0.5 * np.hypot(w, h)
+    src, dst = [], []
+    for (x, y), corners in result.cell_corners.items():
+        q = (corners - c) / n
+        src.append(q * (1 + result.params.k1 * np.sum(q * q, axis=1, keepdims=True)))
+        dst.append(np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], dtype=np.float64))
+    Hn, _ = cv2.findHomography(np.vstack(src), np.vstack(dst))
+    return Grid(Hn, (h, w), k1=result.params.k1)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    params = SynthParams(seed=12, megapixels=0.5, tilt_deg=12.0, rotation_deg=0.0, fill=0.75, clutter=0,
+                         light_elevation_deg=70.0, shadow=0.4, blur_px=0.3, noise=1.0, jpeg_quality=92,
+                         tile_offset=0.02, tile_turn_deg=1.0, gap_mm=0.8, figure_jitter_mm=0.5)
+    result = synthesize(Board.from_dict(GOLDRUSH), rng=np.random.default_rng(12), params=params)
+    return result, _true_grid(result)
+
+
+def _placements(result):
+    return {c: (p.tile, p.rot) for c, p in result.truth.tiles.items()}
+
+
+def test_look_alike_tile_under_a_figure_replaced(scene):
+    """Given the railwayman's tile GR01 (an Indian camp) misread as GR02 (wild horses; the same
+    rail and prairies), when read, then the second look puts GR01 back: the two arts differ only
+    in the small picture on the prairie, so the comparison caps what each pixel may cost."""
+    result, grid = scene
+    placements = _placements(result)
+    placements[(0, 1)] = (result.truth.catalog["GR02"], 0)
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")
+    assert {c: (t["tile"], t["rot"]) for c, t in reading.tiles.items()} == {(0, 1): ("GR01", 0)}
+    assert [(m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples if m["player"] == "red"] == [
+        ("red", 0, 1, "W")]
+
+
+def test_tile_hidden_by_a_tent_added_when_asked(scene):
+    """Given the green tent's tile (1, 1) left out by the tile stage, when read with add_tiles, then GR22
+    is found there (marked added), the tent is read on it, and no table cell gets a tile; without
+    add_tiles, no tile is added."""
+    result, grid = scene
+    placements = _placements(result)
+    del placements[(1, 1)]
+    plain = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")
+    assert not any(t.get("added") for t in plain.tiles.values())
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush", add_tiles=True)
+    added = {c: (t["tile"], t["rot"]) for c, t in reading.tiles.items() if t.get("added")}
+    assert added == {(1, 1): ("GR22", 0)}
+    assert [(t["player"], t["x"], t["y"], t["at"]) for t in reading.tents] == [("green", 1, 1, "W")]
+
+
+def test_empty_beside_lists_the_free_neighbours_inside_the_photo(scene):
+    """Given the six tiles less (1, 0), when listing the empty cells beside them, then (1, 0) is one,
+    placed where the lattice puts it moved by its neighbours' drift, and every one is a 4-neighbour
+    of a tile and not a tile."""
+    result, grid = scene
+    placements = _placements(result)
+    del placements[(1, 0)]
+    canvas = _make_canvas(placements, 64)
+    tiles = {c: _Tile(c, t, r, np.array([[1.0, 0.0, canvas.origin_px(c)[0] + 2.0],
+                                         [0.0, 1.0, canvas.origin_px(c)[1] - 1.0]]), 1.0)
+             for c, (t, r) in placements.items()}
+    empty = _empty_beside(tiles, canvas, grid)
+    assert (1, 0) in empty
+    np.testing.assert_allclose(empty[(1, 0)], [[1.0, 0.0, canvas.origin_px((1, 0))[0] + 2.0],
+                                                 [0.0, 1.0, canvas.origin_px((1, 0))[1] - 1.0]])
+    for (x, y) in empty:
+        assert (x, y) not in tiles
+        assert any((x + dx, y + dy) in tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+
+def test_figure_far_from_every_player_colour_is_none(scene):
+    """Given max_colour_distance 0 (no colour near enough), when read, then no follower, cowboy or tent
+    is read, while the Sheriff (gold, no player's colour) still is."""
+    result, grid = scene
+    reading = read_figures(result.image, grid, _placements(result), FigureConfig(max_colour_distance=0.0),
+                           game="goldrush")
+    assert reading.meeples == [] and reading.tents == []
+    assert reading.sheriff is not None and (reading.sheriff["x"], reading.sheriff["y"]) == (1, 0)
+
+
+def test_sure_ore_stack_is_never_a_cowboy():
+    """Given a black candidate shaped like a stack (ore outline far above the figures'), when its roles are
+    listed, then it is an ore stack first; with ore_sure above its logit it may still be read as a cowboy
+    where no mountain spot takes it, below its logit it may only be an ore stack."""
+    from scorer.vision.figures import _decide, _decision_features, _roles
+
+    info = {"class": "black", "rgb": [40.0, 37.0, 36.0], "area": 150.0, "radial": 6.0, "across": 10.0,
+            "lum_cv": 0.2, "dark": 1.0, "smear16": 6.0,
+            "shapes": {"meeple": 0.6, "farmer": 0.6, "tent": 0.6, "ore": 0.9},
+            "shading": {"meeple": 0.05, "farmer": 0.05, "tent": 0.05}}
+    loose = _roles(dict(info), "goldrush", FigureConfig(ore_sure=1e9))
+    assert _decide("ore", _decision_features(dict(info), info["shapes"])) > FigureConfig().ore_sure
+    assert loose[0] == "ore" and "meeple" in loose and "tent" in loose
+    assert _roles(dict(info), "goldrush", FigureConfig()) == ["ore"]
