@@ -170,12 +170,14 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
     placements = {c: (catalog[r.tile_id], r.rot) for c, r in tiles.cells.items()}
     t0 = time.perf_counter()
     figs = read_figures(rgb, grid, placements, cfg.figures, players=list(players) if players else None, game=game,
-                        art_dir=art_dir, appearance=appearance, catalog=catalog, adopt_tiles=True)
+                        art_dir=art_dir, appearance=appearance, catalog=catalog, adopt_tiles=True,
+                        add_tiles=True)
     seconds["figures"] = time.perf_counter() - t0
 
-    # The figure stage's second look replaces tiles that another tile explains clearly better.
+    # The figure stage's second look replaces tiles that another tile explains clearly better,
+    # and adds the tiles a figure or ore stack hid from the tile stage.
     for c, look in getattr(figs, "tiles", {}).items():
-        if c in placements and look["tile"] in catalog:
+        if (c in placements or look.get("added")) and look["tile"] in catalog:
             placements[c] = (catalog[look["tile"]], int(look["rot"]))
     board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
     board.extra["photo"] = {
@@ -193,12 +195,23 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
     """Build the Board from the stages' readings; board cells are the lattice cells of the grid."""
     board = Board(game=game, expansions=expansions, catalog=catalog)
     unreadable = {tuple(c) for c in getattr(figs, "unreadable", [])}
-    for (x, y), r in sorted(tiles.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    looks = getattr(figs, "tiles", {})
+    added = {c: look for c, look in looks.items()
+             if look.get("added") and c not in tiles.cells and look["tile"] in catalog}
+    for (x, y) in sorted(set(tiles.cells) | set(added), key=lambda c: (c[1], c[0])):
+        look = looks.get((x, y))
+        if (x, y) in added:
+            # Read empty by the tile stage, but a tile explains the cell around a figure
+            # or ore stack: added by the figure stage, and marked so a review asks about it.
+            extra = {"confidence": round(max(0.0, 1.0 - look["misfit"]), 3), "added": True}
+            tile, rot = catalog[look["tile"]], int(look["rot"])
+            board.tiles[(x, y)] = Placement(x, y, tile, rot, None, extra)
+            continue
+        r = tiles.cells[(x, y)]
         extra = {"confidence": round(float(r.confidence), 3)}
         if r.alternatives:
             extra["alternatives"] = r.alternatives
         tile, rot = catalog[r.tile_id], r.rot
-        look = getattr(figs, "tiles", {}).get((x, y))
         if look is not None and look["tile"] in catalog:
             # Read again by the figure stage, where the art of the tile first read
             # left much of the cell unexplained: that reading becomes the runner-up.
