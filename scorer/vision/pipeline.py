@@ -1,11 +1,16 @@
 """The photo pipeline's orchestrator: photo -> :class:`~scorer.board.Board`.
 
 Stages in order: :func:`~scorer.vision.photo.load_photo`,
-:func:`~scorer.vision.grid.find_grid`, tile recognition
-(:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board),
-figure detection (:func:`~scorer.vision.figures.read_figures`, whose second
-look at cells the art does not explain may replace a misread tile: the board
-takes that tile and keeps the first reading as its runner-up).  The result is
+:func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
+not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
+game's tiles read nothing, the other game is read before the photo is
+refused), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
+decoded as a whole board), figure detection
+(:func:`~scorer.vision.figures.read_figures`, whose second look at cells the
+art does not explain may replace a misread tile: the board takes that tile and
+keeps the first reading as its runner-up; a tile it finds under a figure or ore
+stack on a cell the tile stage read empty is added, marked ``added``, when its
+sides fit the neighbours, rules.md section 1).  The result is
 an ordinary board that the rules engine scores, with per-detection confidences
 and runner-up alternatives kept as extra fields (``confidence``,
 ``alternatives``) so the correction step can ask about the weakest first, and a
@@ -149,6 +154,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
     tile_sets = list(tile_sets)
     try:
         survey = None
+        others: list[Catalog] = []
         if game is not None:
             exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
             catalog = catalog_for(game, exps, tile_sets)
@@ -157,9 +163,32 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             survey = survey_lattice(rgb, grid, cfg.tiles)
             catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
                                     survey=survey)
+            others = [c for c in candidates if c is not catalog]
+        try:
+            tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)
+            failed: PhotoError | None = None
+        except PhotoError as exc:
+            if not others:
+                raise
+            tiles, failed = None, exc
+        if others and (tiles is None or not tiles.cells):
+            # The guessed game's art explains nothing (every cell looks blurred or unlike a
+            # tile against it): the other games are tried before the photo is refused.
+            for other in others:
+                try:
+                    again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
+                                       survey=survey)
+                except PhotoError:
+                    continue
+                if again.cells:
+                    log.info("no %s tile read; read as %s instead", catalog.sets[0].game, other.sets[0].game)
+                    tiles, catalog = again, other
+                    break
+            if tiles is None:
+                raise failed
+        if game is None:
             game = catalog.sets[0].game
             exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-        tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)
     except PhotoError as exc:
         exc.seen.setdefault("grid", grid)
         raise
@@ -176,8 +205,19 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
 
     # The figure stage's second look replaces tiles that another tile explains clearly better,
     # and adds the tiles a figure or ore stack hid from the tile stage.
-    for c, look in getattr(figs, "tiles", {}).items():
-        if (c in placements or look.get("added")) and look["tile"] in catalog:
+    looks = getattr(figs, "tiles", {})
+    for c, look in looks.items():
+        if c in placements and look["tile"] in catalog:
+            placements[c] = (catalog[look["tile"]], int(look["rot"]))
+    for c in [c for c, look in looks.items() if look.get("added")]:
+        look = looks[c]
+        if c in placements or look["tile"] not in catalog:
+            del looks[c]
+        elif not _fits_neighbours(catalog[look["tile"]], int(look["rot"]), c, placements):
+            log.debug("tile %s rot %s seen under a figure at %s does not fit its neighbours: not added",
+                      look["tile"], look["rot"], c)
+            del looks[c]
+        else:
             placements[c] = (catalog[look["tile"]], int(look["rot"]))
     board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
     board.extra["photo"] = {
@@ -188,6 +228,17 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
+
+
+def _fits_neighbours(tile: Any, rot: int, cell: tuple[int, int], placements: dict) -> bool:
+    """Whether ``tile`` turned ``rot`` at ``cell`` has on every side the feature kind of the placed
+    neighbour's facing side (roads meet roads, cities cities, rivers rivers; ``rules.md`` section 1)."""
+    sig = tile.edge_signature(rot)
+    for k, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):  # N, E, S, W
+        other = placements.get((cell[0] + dx, cell[1] + dy))
+        if other is not None and other[0].edge_signature(other[1])[(k + 2) % 4] != sig[k]:
+            return False
+    return True
 
 
 def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, figs: Any, grid: Grid,
