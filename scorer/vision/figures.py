@@ -91,6 +91,8 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import threading
 import time
 import dataclasses
 from dataclasses import dataclass, field
@@ -188,6 +190,10 @@ class FigureConfig:
     max_cell_followers: int = 3  # most followers read on a tile (one placed, two misread); more: the table
     f_default: float = 0.77  # focal length when the grid does not tell it, fraction of the long side
     f_range: tuple = (0.35, 2.5)  # plausible focal lengths, fractions of the long side
+    ore_split: bool = True  # a dark candidate read as an ore stack whose outline leaves a figure-sized part unexplained is split
+    ore_split_mm2: float = 45.0  # ... when that part (opened by ore_split_open) is at least this large, mm^2 on the table
+    ore_split_open: float = 0.03  # opening radius taking the outline's thin misfit rim off that part, tile units
+    off_colour_distance: float = 0.25  # a candidate of a colour no player has (grey in Gold Rush) is a figure only this near a player colour
 
 
 @dataclass
@@ -415,6 +421,11 @@ def _make_canvas(placements: Mapping[Cell, Any], px: int, margin: int = 1) -> _C
     return _Canvas(lo, (hi[0] - lo[0], hi[1] - lo[1]), px)
 
 
+#: Faster equivalents in the picture, light and outline steps (:func:`_residual`, :func:`_match_shapes`, ...):
+#: the same results (to float rounding); False runs the plain versions (kept to measure and check them).
+_FAST = True
+
+
 def _rectify(rgb: np.ndarray, grid: Grid, canvas: _Canvas, cfg: FigureConfig) -> np.ndarray:
     """The board region of the photo as a top-down float32 RGB picture (0-255).
 
@@ -537,7 +548,8 @@ def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple
     turns = np.linspace(-cfg.max_turn_deg, cfg.max_turn_deg, cfg.turn_steps) if cfg.turn_steps > 1 else np.zeros(1)
     ctr = ((P - 1) / 2.0, (P - 1) / 2.0)
     maps: dict[Cell, list[np.ndarray]] = {}
-    for c in cells:
+
+    def match(c: Cell) -> list[np.ndarray]:
         art_b = _blur(arts[c], sig)
         x0, y0 = canvas.origin_px(c)
         win = gp[pad + y0 + b - wide: pad + y0 + P - b + wide, pad + x0 + b - wide: pad + x0 + P - b + wide]
@@ -549,7 +561,17 @@ def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple
                 R = cv2.getRotationMatrix2D(ctr, float(ang), 1.0)
                 rot_art = cv2.warpAffine(art_b, R, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
             out.append(cv2.matchTemplate(win, rot_art[b:P - b, b:P - b], cv2.TM_CCOEFF_NORMED))
-        maps[c] = out
+        return out
+
+    if _FAST and len(cells) >= 8 and (os.cpu_count() or 1) > 1:
+        # The matching is OpenCV's (it lets go of the interpreter): two threads share the cells.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            maps = dict(zip(cells, pool.map(match, cells)))
+    else:
+        for c in cells:
+            maps[c] = match(c)
     # First guess: best shift per tile, any turn.
     first = {}
     for c in cells:
@@ -664,7 +686,7 @@ def _gain(rect: np.ndarray, exp: np.ndarray, weight: np.ndarray, sigma: float) -
     g = g * mix + tot[None, None, :] * (1 - mix)
     if f > 1:
         g = cv2.resize(g, (W, H), interpolation=cv2.INTER_LINEAR)
-    return np.clip(g, 0.05, 20.0).astype(np.float32)
+    return np.clip(g, 0.05, 20.0).astype(np.float32, copy=False)
 
 
 def _residual(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -687,6 +709,8 @@ def _residual(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tuple[np.
         The brightness ratio photo / art (unclipped).
     """
     eps = cfg.chroma_eps
+    if _FAST and norm.dtype.kind == "f" and exp.dtype.kind == "f":
+        return _residual_fast(norm, exp, cfg)
     yo = norm.mean(axis=-1)
     ye = exp.mean(axis=-1)
     ratio = (yo + 1.0) / (ye + 1.0)
@@ -697,6 +721,41 @@ def _residual(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tuple[np.
     dark = np.where(ratio < cfg.dark_ratio, np.maximum(0.0, np.log(cfg.dark_luma / (yo + 1.0))), 0.0)
     r2 += (cfg.dark_weight * dark) ** 2
     return np.sqrt(r2).astype(np.float32), ratio.astype(np.float32)
+
+
+def _residual_fast(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_residual` with the channel sums written out and fewer temporaries (the same numbers).
+
+    A numpy reduction over an axis of three is slow; the sum of the three
+    channels in order is what it computes.  A large picture is done as two
+    halves in two threads (every step is per pixel).
+    """
+    if norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape and (os.cpu_count() or 1) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        h = norm.shape[0] // 2
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            (r0, s0), (r1, s1) = pool.map(lambda sl: _residual_fast(norm[sl], exp[sl], cfg), (slice(0, h), slice(h, None)))
+        return np.concatenate([r0, r1]), np.concatenate([s0, s1])
+    eps = cfg.chroma_eps
+    yo = (norm[..., 0] + norm[..., 1] + norm[..., 2]) / 3
+    ye = (exp[..., 0] + exp[..., 1] + exp[..., 2]) / 3
+    ratio = (yo + 1.0) / (ye + 1.0)
+    s = np.clip(ratio, cfg.shadow_min, cfg.bright_max)
+    a = norm + eps
+    np.log(a, out=a)
+    b = exp * s[..., None]
+    b += eps
+    np.log(b, out=b)
+    a -= b
+    a *= a
+    r2 = a[..., 0] + a[..., 1] + a[..., 2]
+    # Dark pixels where the art is not dark: black wood or ore tokens, not a shadow.
+    low = ratio < cfg.dark_ratio
+    if low.any():
+        dark = np.maximum(0.0, np.log(cfg.dark_luma / (yo[low] + 1.0)))
+        r2[low] += (cfg.dark_weight * dark) ** 2
+    return np.sqrt(r2).astype(np.float32, copy=False), ratio.astype(np.float32, copy=False)
 
 
 def _light_residual(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, cfg: FigureConfig
@@ -1728,8 +1787,8 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
     mm = cfg.lattice_mm
     H, W = norm.shape[:2]
     m = max(2, int(round(cfg.foot_search * P)))
-    out: dict[str, dict[str, Any]] = {}
-    for kind in _shapes_for(info["class"], game):
+
+    def one(kind: str) -> dict[str, Any] | None:
         foot0 = _foot(info, cam, {"meeple": "meeple", "farmer": "farmer"}.get(kind, kind), cfg)
         f_uv = canvas.to_canvas(foot0[None])[0]
         # Window: the blob and the largest solid around the foot, plus the search margin.
@@ -1740,7 +1799,7 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
         x0, y0 = max(lo[0], 0), max(lo[1], 0)
         x1, y1 = min(hi[0], W), min(hi[1], H)
         if x1 - x0 < 2 * m + 4 or y1 - y0 < 2 * m + 4:
-            continue
+            return None
         key = (info["class"], x0, y0, x1, y1)
         soft = info.setdefault("_soft", {}).get(key)
         if soft is None:
@@ -1770,13 +1829,24 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
         best = None
 
         def score(count: int, k: int) -> dict[str, Any] | None:
-            sil = _render(kind, count, k, foot0, cam, canvas, origin, shape, mm).astype(np.float32)
-            if sil.sum() < 4:
-                return None
-            sil = cv2.GaussianBlur(sil, (0, 0), cfg.silhouette_blur * P)
-            tpl = sil[m:shape[0] - m, m:shape[1] - m]
-            if tpl.std() < 1e-6:
-                return None
+            if _FAST:
+                mask = _render(kind, count, k, foot0, cam, canvas, origin, shape, mm)
+                if cv2.countNonZero(mask) < 4:
+                    return None
+                sil = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), cfg.silhouette_blur * P)
+                tpl = sil[m:shape[0] - m, m:shape[1] - m]
+                # The standard deviation is at least the range over sqrt(2 n): only a flat template needs it.
+                lo_v, hi_v = cv2.minMaxLoc(tpl)[:2]
+                if hi_v - lo_v < 1e-6 * math.sqrt(2.0 * tpl.size) and tpl.std() < 1e-6:
+                    return None
+            else:
+                sil = _render(kind, count, k, foot0, cam, canvas, origin, shape, mm).astype(np.float32)
+                if sil.sum() < 4:
+                    return None
+                sil = cv2.GaussianBlur(sil, (0, 0), cfg.silhouette_blur * P)
+                tpl = sil[m:shape[0] - m, m:shape[1] - m]
+                if tpl.std() < 1e-6:
+                    return None
             sc = cv2.matchTemplate(soft, tpl, cv2.TM_CCOEFF_NORMED)
             _, v, _, loc = cv2.minMaxLoc(sc)
             shift = np.array([loc[0] - m, loc[1] - m], dtype=np.float64)
@@ -1801,7 +1871,23 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
         if best is not None:
             if kind in ("meeple", "farmer", "tent"):
                 planes = _planes(kind, best["count"], best["yaw"], best["foot"], cam, canvas, origin, shape, mm)
-                best["shading"] = _shading_fit(norm[y0:y1, x0:x1].mean(axis=2), soft, planes)
+                win = norm[y0:y1, x0:x1]
+                lum = (win[..., 0] + win[..., 1] + win[..., 2]) / 3 if _FAST and win.dtype.kind == "f" else win.mean(axis=2)
+                best["shading"] = _shading_fit(lum, soft, planes)
+        return best
+
+    kinds = _shapes_for(info["class"], game)
+    if _FAST and len(kinds) > 1 and (os.cpu_count() or 1) > 1:
+        # Drawing and matching are mostly OpenCV's (it lets go of the interpreter): two threads share the solids.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = list(pool.map(one, kinds))
+    else:
+        found = [one(kind) for kind in kinds]
+    out: dict[str, dict[str, Any]] = {}
+    for kind, best in zip(kinds, found):
+        if best is not None:
             out[kind] = best
     return out
 
@@ -1893,11 +1979,17 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
 
     ``given`` are the tiles read (locations are reported on them, see
     :func:`_locate_read`); ``tiles`` may hold another tile where the second look
-    found one (:func:`_refit`).
+    found one (:func:`_refit`).  A candidate read as an ore stack whose outline
+    leaves a figure-sized part unexplained (:func:`_ore_remainder`) is read again
+    as two candidates, the part inside the outline and the part outside; the
+    split stands when they give one ore stack and one cowboy or tent.  A
+    candidate of a colour no player has (grey in Gold Rush) is a figure only
+    within ``off_colour_distance`` of a player colour.
     """
     from . import colour
 
     rows = []
+    splits: dict[int, tuple] = {}  # ore candidates split in two (see _ore_remainder): their whole reading
     for b in cands:
         info = b.info
         info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(info["rgb"][None])[0])]
@@ -1916,7 +2008,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         # (a printed horse drawn fainter than its art, a patch of sand) is none.
         far = float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], allowed)[0].min())
         info["colour_distance"] = round(far, 3)
-        if far > cfg.max_colour_distance:
+        # Of a colour no player has here (grey in Gold Rush: the pale side of a tall
+        # ore stack, a shadow), it must be much nearer a player's colour.
+        off = info["class"] in colour.COLOURS and info["class"] not in allowed
+        if far > (cfg.off_colour_distance if off else cfg.max_colour_distance):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
         placed = None
         for role in roles:
@@ -1947,6 +2042,27 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                     role, loc = other, lo2
             placed = (role, t, frac, loc, mt)
             break
+        if placed is not None and placed[0] == "ore" and cfg.ore_split and "_ore_part" not in info:
+            # A figure touching an ore stack merges with it into one dark blob: when
+            # the stack's outline leaves a figure-sized part unexplained, the part
+            # outside it and the part inside are read as candidates of their own
+            # (classified in their turn below; kept when they give a stack and a figure).
+            rest = _ore_remainder(b, placed[4], cam, canvas, cfg)
+            if rest is not None:
+                W = owner.shape[1]
+                inner = ~np.isin(b.uv[:, 1].astype(np.int64) * W + b.uv[:, 0].astype(np.int64),
+                                 rest.uv[:, 1].astype(np.int64) * W + rest.uv[:, 0].astype(np.int64))
+                core = _Blob(b.label, b.uv[inner], b.xy[inner], b.res[inner], b.rgb[inner], b.ratio[inner])
+                splits[len(splits)] = (b, *placed)
+                for part in (core, rest):
+                    part.info = _measure(part, cam, cfg)
+                    part.info.update(_shape(part))
+                    part.info["_id"] = int(owner.max()) + 1
+                    part.info["_ore_part"] = len(splits) - 1
+                    owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = part.info["_id"]
+                    cands.append(part)
+                info["foot"] = placed[4]["foot"]
+                continue
         info["foot"] = None if placed is None else placed[4]["foot"]
         if placed is None:
             small = info["area"] < cfg.min_area_mm2 and "gold" not in roles
@@ -1955,6 +2071,22 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
             continue
         rows.append((b, *placed))
+    if splits:
+        # A split stands when its two parts read as one ore stack and one figure;
+        # otherwise the candidate is read whole, as before the split.
+        parts: dict[int, list[int]] = {}
+        for i, r in enumerate(rows):
+            if "_ore_part" in r[0].info:
+                parts.setdefault(r[0].info["_ore_part"], []).append(i)
+        undone = set()
+        for k, whole in splits.items():
+            idx = parts.get(k, [])
+            kinds = [rows[i][1] for i in idx]
+            if len(idx) == 2 and kinds.count("ore") == 1 and any(r in ("meeple", "farmer", "tent") for r in kinds):
+                continue
+            undone.update(idx)
+            rows.append(whole)
+        rows = [r for i, r in enumerate(rows) if i not in undone]
 
     def demote(i: int) -> None:
         """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot)."""
@@ -2083,6 +2215,43 @@ def _inside_outline(small: _Blob, big: _Blob, kind: str, mt: dict[str, Any], cam
     return bool(inside.mean() >= cfg.inside_share)
 
 
+def _ore_remainder(b: _Blob, mt: dict[str, Any], cam: Camera, canvas: _Canvas, cfg: FigureConfig) -> _Blob | None:
+    """The part of candidate ``b``, read as an ore stack, that the stack's outline does not explain.
+
+    The outline of the stack fitted (``mt``: foot, yaw, count; through the
+    camera) is widened by ``silhouette_blur``; the candidate's pixels outside
+    it are opened by ``ore_split_open`` (the thin rim a slightly misfitted
+    outline leaves) and the largest connected part is returned when it is at
+    least ``ore_split_mm2`` large (a figure standing against the stack), else
+    ``None``.
+    """
+    P = canvas.px
+    lo = np.floor(b.uv.min(axis=0) - 2).astype(int)
+    hi = np.ceil(b.uv.max(axis=0) + 3).astype(int)
+    shape = (int(hi[1] - lo[1]), int(hi[0] - lo[0]))
+    sil = _render("ore", int(mt.get("count", 1)), int(mt["yaw"]), np.asarray(mt["foot"], dtype=np.float64), cam,
+                  canvas, lo.astype(np.float64), shape, cfg.lattice_mm)
+    r = max(1, int(round(cfg.silhouette_blur * P)))
+    sil = cv2.dilate(sil, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    uv = b.uv.astype(int) - lo
+    m = np.zeros(shape, np.uint8)
+    m[uv[:, 1], uv[:, 0]] = 1
+    m[sil > 0] = 0
+    ro = max(1, int(round(cfg.ore_split_open * P)))
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1)))
+    n, lab = cv2.connectedComponents(m, connectivity=8)
+    if n <= 1:
+        return None
+    sizes = np.bincount(lab.ravel(), minlength=n)[1:]
+    k = int(np.argmax(sizes)) + 1
+    log.debug("figures: ore candidate of %.0f mm^2 leaves %.0f mm^2 outside its outline", b.info.get("area", 0.0),
+              sizes[k - 1] * (cfg.lattice_mm / P) ** 2)
+    if sizes[k - 1] * (cfg.lattice_mm / P) ** 2 < cfg.ore_split_mm2:
+        return None
+    sel = lab[uv[:, 1], uv[:, 0]] == k
+    return _Blob(b.label, b.uv[sel], b.xy[sel], b.res[sel], b.rgb[sel], b.ratio[sel])
+
+
 def _lean_back(foot: np.ndarray, cell: Cell, loc: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera,
                given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> tuple:
     """The ore location found with the foot moved back towards the camera's nadir, when that fits better.
@@ -2158,6 +2327,30 @@ def _model(kind: str, count: int, k: int) -> tuple[np.ndarray, list[tuple[int, i
     hit = _MODELS.get(key)
     if hit is not None:
         return hit
+    if _FAST:
+        with _MODEL_LOCK:  # :func:`_match_shapes` looks up solids from two threads
+            hit = _MODELS.get(key)
+            if hit is not None:
+                return hit
+            if not _MODEL_FILE_READ:
+                _read_models()
+                hit = _MODELS.get(key)
+                if hit is not None:
+                    return hit
+            # Building a solid costs milliseconds in every new process: build every yaw of this
+            # solid at once and keep them in the disk cache (:func:`_save_models`).
+            for j in range(_YAWS[kind]):
+                if j != k and (kind, count, j) not in _MODELS:
+                    _build_model(kind, count, j)
+            out = _build_model(kind, count, k)
+            _save_models()
+            return out
+    return _build_model(kind, count, k)
+
+
+def _build_model(kind: str, count: int, k: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """:func:`_model` without the caches' look-up: builds the solid and stores it in them."""
+    key = (kind, count, k)
     from ..render.figures3d import figure_faces
 
     steps = _YAWS[kind]
@@ -2191,6 +2384,114 @@ def _model(kind: str, count: int, k: int) -> tuple[np.ndarray, list[tuple[int, i
 
 #: Faces whose normals are within this angle shade as one plane (degrees).
 _PLANE_DEG = 35.0
+
+#: Whether this process has looked for the disk cache of solids (:func:`_read_models`).
+_MODEL_FILE_READ = False
+#: Held while solids are read, built or written.
+_MODEL_LOCK = threading.Lock()
+#: Bump when the layout of the cached solids file changes.
+_MODEL_FILE_VERSION = 1
+#: Solids files kept in the cache folder (each 1-2 MB); older ones are removed when one is written.
+_MODEL_FILES_KEPT = 3
+
+
+def _model_file():
+    """Where the solids of :func:`_model` are cached (``None``: no disk cache); named by a hash of the code
+    that builds them, so that a change of the solids or of :func:`_build_model` makes a new file."""
+    import hashlib
+    import inspect
+    from pathlib import Path
+
+    from .recognise import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    src = Path(__file__).resolve().parent.parent / "render" / "figures3d.py"
+    try:
+        h.update(src.read_bytes())
+        h.update(inspect.getsource(_build_model).encode())
+    except OSError:
+        return None
+    h.update(repr((_MODEL_FILE_VERSION, sorted(_YAWS.items()), _PLANE_DEG, np.__version__.split(".")[0])).encode())
+    return folder / "figures" / f"solids-{h.hexdigest()}.npz"
+
+
+def _read_models() -> None:
+    """Fill :data:`_MODELS` and :data:`_FACES` from the disk cache, once per process (a bad file is ignored)."""
+    global _MODEL_FILE_READ
+    _MODEL_FILE_READ = True
+    path = _model_file()
+    if path is None or not path.is_file():
+        return
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            d = {k: np.array(z[k]) for k in ("keys", "nv", "nf", "verts", "spans", "normals", "centres", "group")}
+        keys = [str(x).split("|") for x in d["keys"]]
+        iv = np.concatenate([[0], np.cumsum(d["nv"])])
+        jf = np.concatenate([[0], np.cumsum(d["nf"])])
+        if iv[-1] != len(d["verts"]) or jf[-1] != len(d["spans"]):
+            raise ValueError("the arrays do not fit together")
+        for n, (kind, count, k) in enumerate(keys):
+            key = (kind, int(count), int(k))
+            f0, f1 = int(jf[n]), int(jf[n + 1])
+            spans = [(int(a), int(b)) for a, b in d["spans"][f0:f1]]
+            _MODELS.setdefault(key, (d["verts"][iv[n]:iv[n + 1]].copy(), spans))
+            _FACES.setdefault(key, (d["normals"][f0:f1].copy(), d["centres"][f0:f1].copy(), d["group"][f0:f1].copy()))
+    except Exception as exc:  # noqa: BLE001 - a damaged cache file is rebuilt, never an error
+        log.warning("figure solids cache %s is unreadable (%s): building them again", path, exc)
+
+
+def warm_solids(max_stack: int | None = None) -> int:
+    """Build every figure solid the figure stage may try into the disk cache, so that no photo pays for it.
+
+    Parameters
+    ----------
+    max_stack : int, optional
+        Tallest ore and gold stack (default :attr:`FigureConfig.max_stack`).
+
+    Returns
+    -------
+    int
+        Number of solids (kind, stack height, yaw) cached.
+    """
+    top = FigureConfig().max_stack if max_stack is None else max_stack
+    for kind in _YAWS:
+        for count in (range(1, top + 1) if kind in ("ore", "gold") else (1,)):
+            _model(kind, count, 0)  # a solid not known yet: every yaw of it built and written to the cache
+    return len(_MODELS)
+
+
+def _save_models() -> None:
+    """Write every solid built so far to the disk cache (atomically; a folder that cannot be written is logged)."""
+    import io
+
+    from ..fileio import write_atomic
+
+    path = _model_file()
+    if path is None:
+        return
+    keys = [key for key in _MODELS if key in _FACES]
+    buf = io.BytesIO()
+    np.savez(buf, keys=np.array(["|".join(map(str, key)) for key in keys]),
+             nv=np.array([len(_MODELS[key][0]) for key in keys], np.int64),
+             nf=np.array([len(_MODELS[key][1]) for key in keys], np.int64),
+             verts=np.concatenate([_MODELS[key][0] for key in keys]).reshape(-1, 3),
+             spans=np.array([ab for key in keys for ab in _MODELS[key][1]], np.int64).reshape(-1, 2),
+             normals=np.concatenate([_FACES[key][0] for key in keys]).reshape(-1, 3),
+             centres=np.concatenate([_FACES[key][1] for key in keys]).reshape(-1, 3),
+             group=np.concatenate([_FACES[key][2] for key in keys]).astype(np.int64))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, buf.getvalue())
+        # Files of older code are left behind: keep the few most recently written.
+        old = sorted(path.parent.glob("solids-*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for f in old[_MODEL_FILES_KEPT:]:
+            if f != path:
+                f.unlink(missing_ok=True)
+    except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
+        log.warning("cannot write the figure solids cache %s (%s)", path, exc)
 
 #: Per model: face normals ``(F, 3)``, face centres ``(F, 3)`` (mm, foot at the origin) and plane ids ``(F,)``.
 _FACES: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
