@@ -103,9 +103,11 @@ def worker(photo: str, art_dir: str | None) -> dict:
 
 
 def warm_cache(photo: Path, art_dir: str | None, folder: str) -> None:
-    """Build the tile templates of ``photo``'s catalogue once into the disk cache ``folder``."""
+    """Build the tile templates of ``photo``'s catalogue and the figure solids once into the disk
+    cache ``folder``."""
     from scorer.board import read_board
     from scorer.vision.config import load_config
+    from scorer.vision.figures import warm_solids
     from scorer.vision.recognise import _appearance, build_templates
 
     old = os.environ.get("SCORER_CACHE_DIR")
@@ -113,6 +115,7 @@ def warm_cache(photo: Path, art_dir: str | None, folder: str) -> None:
     try:
         catalog = read_board(photo.with_suffix(".truth.json")).catalog
         build_templates(catalog, load_config().tiles, _appearance(catalog, None, art_dir))
+        warm_solids()
     finally:
         if old is None:
             os.environ.pop("SCORER_CACHE_DIR", None)
