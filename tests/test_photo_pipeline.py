@@ -265,3 +265,32 @@ def test_wrongly_guessed_game_is_given_up_for_the_other(monkeypatch, name):
     truth = truth_of(name)
     assert board.game == truth.game
     assert len(board.tiles) == len(truth.tiles)
+
+
+def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures(monkeypatch):
+    """A tile the figure stage finds on an empty cell whose sides clash with a neighbour is not added,
+    and the figures read on that cell go with it (a board never holds a figure without a tile)."""
+    from scorer.vision import figures, pipeline
+
+    name = "goldrush-sheriff-endgame-easy"
+    real_read_figures = figures.read_figures
+    planted = {}
+
+    def clash(rgb, grid, placements, *args, **kwargs):
+        reading = real_read_figures(rgb, grid, placements, *args, **kwargs)
+        catalog = kwargs["catalog"]
+        x, y = min(placements)
+        cell = (x - 1, y) if (x - 1, y) not in placements else (x, y - 1)
+        tile, rot = next((t, r) for t in catalog.tiles.values() for r in range(4)
+                         if not pipeline._fits_neighbours(t, r, cell, placements))
+        reading.tiles[cell] = {"tile": tile.id, "rot": rot, "misfit": 0.1, "misfit_read": 1.0, "added": True}
+        reading.meeples.append({"player": "red", "x": cell[0], "y": cell[1], "at": "N", "confidence": 0.9})
+        planted["cell"] = cell
+        return reading
+
+    monkeypatch.setattr(figures, "read_figures", clash)
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg").board
+    cell = planted["cell"]
+    assert cell not in board.tiles
+    assert all((m.x, m.y) != cell for m in board.meeples)
+    assert len(board.tiles) == len(truth_of(name).tiles)

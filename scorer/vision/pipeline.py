@@ -214,9 +214,11 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         if c in placements or look["tile"] not in catalog:
             del looks[c]
         elif not _fits_neighbours(catalog[look["tile"]], int(look["rot"]), c, placements):
+            # Not added: the figures read on it lose their tile too, as on any empty cell.
             log.debug("tile %s rot %s seen under a figure at %s does not fit its neighbours: not added",
                       look["tile"], look["rot"], c)
             del looks[c]
+            _drop_cell(figs, c)
         else:
             placements[c] = (catalog[look["tile"]], int(look["rot"]))
     board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
@@ -228,6 +230,17 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
+
+
+def _drop_cell(figs: Any, cell: tuple[int, int]) -> None:
+    """Remove from a figure reading (in place) every figure and token read on ``cell``."""
+    def elsewhere(d: dict) -> bool:
+        return (d["x"], d["y"]) != tuple(cell)
+
+    for name in ("meeples", "tents", "gold", "ore"):
+        setattr(figs, name, [d for d in getattr(figs, name) if elsewhere(d)])
+    if figs.sheriff and not elsewhere(figs.sheriff):
+        figs.sheriff = None
 
 
 def _fits_neighbours(tile: Any, rot: int, cell: tuple[int, int], placements: dict) -> bool:
