@@ -514,8 +514,87 @@ def _art(tile: TileType, rot: int, px: int, art_dir, appearance) -> np.ndarray:
     if appearance is not None:
         img = appearance.picture(tile, px)
     if img is None:
+        img = _drawn_art(tile, px) if art_dir is None and ART_DISK_CACHE else None
+    if img is None:
         img = tile_image(tile, px, art_dir=art_dir)
     return np.ascontiguousarray(np.rot90(img, -rot)).astype(np.float32)
+
+
+#: Read the procedural tile art from the disk cache (:func:`_drawn_art`); ``False`` always draws it.
+ART_DISK_CACHE = True
+#: Pictures read or drawn through :func:`_drawn_art` in this process: (tile key, px) -> read-only uint8 array.
+_DRAWN: dict[tuple, np.ndarray] = {}
+_ART_DIGEST: str | None = None
+
+
+def _art_digest() -> str:
+    """Hash of the code that draws the procedural tile art (whole source files) and of the library versions."""
+    global _ART_DIGEST
+    if _ART_DIGEST is None:
+        import hashlib
+        from pathlib import Path
+
+        render = Path(__file__).resolve().parent.parent / "render"
+        h = hashlib.blake2b(digest_size=16)
+        for f in (render / "tileart.py", render / "colours.py", render.parent / "geometry.py"):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+        h.update(f"{np.__version__}|{cv2.__version__}".encode())
+        _ART_DIGEST = h.hexdigest()
+    return _ART_DIGEST
+
+
+def _drawn_art(tile: TileType, px: int) -> np.ndarray | None:
+    """The procedural picture of ``tile`` (rot 0, seed 0), ``(px, px, 3)`` uint8, through a disk cache.
+
+    The same bytes as :func:`scorer.render.tileart.tile_image` ``(tile, px)``: read from
+    ``cache_dir()/tile_art/<hash>.npy`` (named by a hash of the drawing code, the tile's design
+    and ``px``, so a stale file is never read), else drawn and written there.  ``None`` when
+    the disk cache is off (the caller draws it).
+    """
+    from ..render.tileart import _tile_key, tile_image
+    from .recognise import cache_dir
+
+    key = (_tile_key(tile), int(px))
+    hit = _DRAWN.get(key)
+    if hit is not None:
+        return hit
+    folder = cache_dir()
+    if folder is None:
+        return None
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{_art_digest()}|{key!r}".encode())
+    path = folder / "tile_art" / f"{h.hexdigest()}.npy"
+    img = None
+    try:
+        if path.is_file():
+            img = np.load(path, allow_pickle=False)
+            if img.shape != (px, px, 3) or img.dtype != np.uint8:
+                log.warning("tile art cache %s does not fit (%s %s): drawing it again", path, img.shape, img.dtype)
+                img = None
+    except Exception as exc:  # noqa: BLE001 - a damaged cache file is drawn again, never an error
+        log.warning("tile art cache %s is unreadable (%s): drawing it again", path, exc)
+        img = None
+    if img is None:
+        import io
+
+        from ..fileio import write_atomic
+
+        img = tile_image(tile, px)
+        buf = io.BytesIO()
+        np.save(buf, img, allow_pickle=False)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, buf.getvalue())
+        except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
+            log.warning("cannot write the tile art cache %s (%s)", path, exc)
+    img.setflags(write=False)
+    if len(_DRAWN) >= 512:
+        _DRAWN.pop(next(iter(_DRAWN)))
+    _DRAWN[key] = img
+    return img
 
 
 def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
@@ -2444,7 +2523,8 @@ def _read_models() -> None:
 
 
 def warm_solids(max_stack: int | None = None) -> int:
-    """Build every figure solid the figure stage may try into the disk cache, so that no photo pays for it.
+    """Build every figure solid the figure stage may try, and draw the art of every built-in tile
+    (:func:`_drawn_art`), into the disk cache, so that no photo pays for them.
 
     Parameters
     ----------
@@ -2456,10 +2536,17 @@ def warm_solids(max_stack: int | None = None) -> int:
     int
         Number of solids (kind, stack height, yaw) cached.
     """
+    from ..tiles import EXPANSIONS, catalog_for
+
     top = FigureConfig().max_stack if max_stack is None else max_stack
     for kind in _YAWS:
         for count in (range(1, top + 1) if kind in ("ore", "gold") else (1,)):
             _model(kind, count, 0)  # a solid not known yet: every yaw of it built and written to the cache
+    if ART_DISK_CACHE:  # the procedural art of every built-in tile at the figure stage's size, too
+        px = FigureConfig().px
+        for game, exps in EXPANSIONS.items():
+            for tile in catalog_for(game, exps).tiles.values():
+                _drawn_art(tile, px)
     return len(_MODELS)
 
 

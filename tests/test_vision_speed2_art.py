@@ -1,0 +1,68 @@
+"""The figure stage's disk cache of procedural tile art gives the very bytes it would draw."""
+
+import numpy as np
+import pytest
+
+from scorer.render import tileart
+from scorer.tiles import catalog_for
+from scorer.vision import figures
+
+
+@pytest.fixture
+def tile():
+    return next(iter(catalog_for("carcassonne").tiles.values()))
+
+
+def test_art_cache_round_trip(tmp_path, monkeypatch, tile):
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    drawn = tileart.tile_image(tile, 48)
+    first = figures._drawn_art(tile, 48)
+    assert first.dtype == np.uint8 and first.shape == (48, 48, 3)
+    assert np.array_equal(first, drawn)
+    files = list((tmp_path / "tile_art").glob("*.npy"))
+    assert len(files) == 1
+    # a fresh process: nothing in memory, the picture comes from the file, nothing is drawn
+    monkeypatch.setattr(figures, "_DRAWN", {})
+
+    def no_draw(*a, **k):
+        raise AssertionError("drawn although cached")
+
+    monkeypatch.setattr(tileart, "tile_image", no_draw)
+    again = figures._drawn_art(tile, 48)
+    assert np.array_equal(again, drawn)
+    # _art turns it exactly as before
+    assert np.array_equal(figures._art(tile, 1, 48, None, None), np.rot90(drawn, -1).astype(np.float32))
+
+
+def test_art_cache_damaged_file_and_off(tmp_path, monkeypatch, tile):
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    drawn = figures._drawn_art(tile, 32).copy()
+    (path,) = (tmp_path / "tile_art").glob("*.npy")
+    path.write_bytes(b"not an array")
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    assert np.array_equal(figures._drawn_art(tile, 32), drawn)
+    assert np.array_equal(np.load(path), drawn)  # written again
+    monkeypatch.setenv("SCORER_CACHE_DIR", "off")
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    assert figures._drawn_art(tile, 32) is None
+    assert np.array_equal(figures._art(tile, 0, 32, None, None), drawn.astype(np.float32))
+
+
+def test_art_cache_flag_off(tmp_path, monkeypatch, tile):
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "ART_DISK_CACHE", False)
+    art = figures._art(tile, 2, 40, None, None)
+    assert not (tmp_path / "tile_art").exists()
+    assert np.array_equal(art, np.rot90(tileart.tile_image(tile, 40), -2).astype(np.float32))
+
+
+def test_warm_solids_draws_every_builtin_tile(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    monkeypatch.setattr(figures, "_model", lambda *a, **k: None)  # the solids are tested elsewhere
+    figures.warm_solids()
+    n = sum(len(catalog_for(g, e).tiles) for g, e in (("carcassonne", ("river", "goldmines")),
+                                                         ("goldrush", ("sheriff",))))
+    assert len(list((tmp_path / "tile_art").glob("*.npy"))) == n == 83
