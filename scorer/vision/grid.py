@@ -31,7 +31,9 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    pattern, its segments are set aside and the search runs again;
 5. the winner is settled on the seams: moved by half a cell, or its period
    halved or doubled, when the seam coverage of the lines half a cell off says
-   so;
+   so (and once more after step 6: a lattice of half the tile size a little off
+   the seams misses them on its own lines too, and only on the seams shows its
+   lines through the empty middles of the tiles);
 6. least-squares fit of the homography and the radial distortion ``k1``, ``k2``
    to every seam near a lattice line (point-to-line distances in pixels, Cauchy
    loss, Levenberg-Marquardt), grown outwards from the middle of the board;
@@ -410,6 +412,13 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
         log.debug("the least-squares fit moved the lattice too far: kept the lattice found")
         Hn, k1, k2 = H0, k1_0, 0.0
     usegs = np.c_[_undistort(q1, k1, k2), _undistort(q2, k1, k2)]
+    # Settled once more on the fitted lattice: a lattice of half the tile size a
+    # little off the seams before the fit misses them on its own lines and looks
+    # balanced; on the seams it shows its empty tile middles.
+    Hs = _settle(Hn, usegs, cfg)
+    if not np.allclose(Hs, Hn):
+        log.debug("the fitted lattice settled again (moved, or its period halved or doubled)")
+        Hn = Hs
     support, used = _support(Hn, usegs, cfg)
     framed = _framed_cells(Hn, usegs, cfg.snap_tol)
     log.debug("grid: k1 %.3f k2 %.3f, %.2f tiles framed before the fit, %.2f cells after; seam support %.2f",
