@@ -7,54 +7,16 @@ corners), read with the true tiles except where a test changes them.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from test_vision_figures import GOLDRUSH, _scene
 
-from scorer.board import Board
-from scorer.render.synth import SynthParams, synthesize
 from scorer.vision.figures import FigureConfig, _empty_beside, _make_canvas, _Tile, read_figures
-from scorer.vision.grid import Grid
-
-GOLDRUSH = {
-    "format": "carcassonne-board/1", "game": "goldrush", "expansions": ["sheriff"],
-    "players": ["black", "yellow", "red", "green", "blue"],
-    "tiles": [
-        {"x": 0, "y": 0, "tile": "GR10", "rot": 0}, {"x": 1, "y": 0, "tile": "GR06", "rot": 0},
-        {"x": 2, "y": 0, "tile": "GR06", "rot": 0}, {"x": 0, "y": 1, "tile": "GR01", "rot": 0},
-        {"x": 1, "y": 1, "tile": "GR22", "rot": 0}, {"x": 2, "y": 1, "tile": "GR05", "rot": 0},
-    ],
-    "meeples": [
-        {"player": "black", "x": 0, "y": 0, "at": "N"},
-        {"player": "yellow", "x": 2, "y": 0, "at": "N"},
-        {"player": "red", "x": 0, "y": 1, "at": "W"},
-        {"player": "blue", "x": 2, "y": 1, "at": "SL"},
-    ],
-    "sheriff": {"x": 1, "y": 0, "at": "N"},
-    "tents": [{"player": "green", "x": 1, "y": 1, "at": "W"}],
-}
-
-
-def _true_grid(result) -> Grid:
-    h, w = result.image.shape[:2]
-    c = np.array([w / 2, h / 2])
-    n = 0.5 * np.hypot(w, h)
-    src, dst = [], []
-    for (x, y), corners in result.cell_corners.items():
-        q = (corners - c) / n
-        src.append(q * (1 + result.params.k1 * np.sum(q * q, axis=1, keepdims=True)))
-        dst.append(np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], dtype=np.float64))
-    Hn, _ = cv2.findHomography(np.vstack(src), np.vstack(dst))
-    return Grid(Hn, (h, w), k1=result.params.k1)
 
 
 @pytest.fixture(scope="module")
 def scene():
-    params = SynthParams(seed=12, megapixels=0.5, tilt_deg=12.0, rotation_deg=0.0, fill=0.75, clutter=0,
-                         light_elevation_deg=70.0, shadow=0.4, blur_px=0.3, noise=1.0, jpeg_quality=92,
-                         tile_offset=0.02, tile_turn_deg=1.0, gap_mm=0.8, figure_jitter_mm=0.5)
-    result = synthesize(Board.from_dict(GOLDRUSH), rng=np.random.default_rng(12), params=params)
-    return result, _true_grid(result)
+    return _scene(GOLDRUSH, seed=12)
 
 
 def _placements(result):
