@@ -178,9 +178,6 @@ class TileConfig:
     catalog_colour_weight: float = 2.0  # weight of the colour agreement against the coarse match
     catalog_min_contrast: float = 0.35  # cells whose pixel spread is below this share of a sure tile's do not vote ...
     catalog_contrast_rank: int = 2  # ... the sure tile: the cell with this many cells of larger spread
-    siblings: bool = False  # compare every tile with its look-alikes (same sides, a symbol apart) before the detail
-    sibling_area: float = 0.3  # look-alikes differ on at most this share of the detail picture
-    sibling_cap: float = 1.0  # a look-alike's detail misfit per pixel counts at most this times the cell's variance
     occ_dark: float = 0.6  # pixels darker than this share of the art of each of ... (0: off)
     occ_dark_candidates: int = 3  # ... this many best candidates are hidden too (black wood, an ore stack)
 
@@ -1139,78 +1136,8 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig, 
     match.origin = region.origin
     if cfg.occlusion:
         _occlusion(match, tpl, cfg)
-    if cfg.siblings and getattr(tpl, "siblings", None):
-        _add_siblings(match, tpl, cfg)
     _detail(region, match, tpl, cfg, wb)
     return match
-
-
-def _sibling_map(tpl: Templates, catalog: Catalog, cfg: TileConfig) -> dict[int, list[int]]:
-    """Look-alikes of every template: other tiles with the same sides that differ on a small part only.
-
-    Two templates are look-alikes when their tiles differ, their side kinds
-    (:meth:`TileType.edge_signature` at the template's rotation) are the same
-    and their detail pictures differ (:func:`_differ`) on at most
-    ``sibling_area`` of the tile: a camp and wild horses on the same rail, a
-    town and a crossing at the same rails.  The whole-board decode cannot tell
-    them apart by their neighbours, only by that small part.
-
-    Returns
-    -------
-    dict template index -> list of template indices
-    """
-    sig = [catalog[tid].edge_signature(rot) if tid in catalog else None for tid, rot in tpl.keys]
-    groups: dict[tuple, list[int]] = {}
-    for a, s in enumerate(sig):
-        if s is not None:
-            groups.setdefault(tuple(s), []).append(a)
-    out: dict[int, list[int]] = {}
-    for members in groups.values():
-        for a in members:
-            for b in members:
-                if tpl.keys[a][0] != tpl.keys[b][0] and _differ(tpl, a, b, cfg.detail_diff).mean() <= cfg.sibling_area:
-                    out.setdefault(a, []).append(b)
-    return out
-
-
-def _add_siblings(match: _Match, tpl: Templates, cfg: TileConfig) -> None:
-    """Make the look-alikes of each cell's best template its candidates too, scored alike.
-
-    A figure or an ore stack on the one part that tells two look-alikes apart
-    (:func:`_sibling_map`) can push the right one out of the candidates
-    altogether (a dark ore stack on a town fits a crossing's dark hub better
-    than the town): the detail comparison (:func:`_detail`) then has nothing
-    to settle.  Each missing look-alike of the best candidate of a cell that
-    reaches ``detail_min`` takes the place of the cell's worst candidates, at
-    the best candidate's position, and the cell's candidates are scored again
-    (:func:`_rescore`, around what hides the tile).  Updates ``match`` in place.
-    """
-    K = match.cand.shape[1]
-    rows, cands, offs = [], [], []
-    for k in np.flatnonzero(match.score[:, 0] >= cfg.detail_min):
-        own = match.cand[k].tolist()
-        missing = [b for b in tpl.siblings.get(int(own[0]), []) if b not in own][: K - 1]
-        if not missing:
-            continue
-        c = np.array(own[:K - len(missing)] + missing)
-        o = np.round(match.shift[k] * cfg.patch_px).astype(np.int64)
-        o[K - len(missing):] = o[0]
-        rows.append(k)
-        cands.append(c)
-        offs.append(o)
-    if not rows:
-        return
-    rows_a, cands_a, offs_a = np.array(rows), np.array(cands), np.array(offs)
-    # Cells compared around what hides them (:func:`_occlusion`) are scored so again; the rest as at first.
-    seen = np.zeros(len(rows_a), bool) if match.tau is None else match.tau[rows_a] > 0
-    for part in (seen, ~seen):
-        if part.any():
-            rs = rows_a[part]
-            res = _rescore(match.fine[1], match.cells[rs], match.origin, cands_a[part], offs_a[part], tpl, cfg,
-                           cfg.trim, hidden=match.hidden if part is seen else None,
-                           tau=match.tau[rs] if part is seen else None, tone=match.tone)
-            _put(match, rs, res)
-    log.debug("siblings: %d cells compared with their look-alikes", len(rows))
 
 
 def _predicted_offsets(cells: np.ndarray, ncc: np.ndarray, offset: np.ndarray, cfg: TileConfig,
@@ -1476,14 +1403,7 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         x = Xc[pos]
         g = xt[pos] / tt  # (J,)
         xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
-        e = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=2)  # (J, m)
-        sibs = getattr(tpl, "siblings", None) if cfg.siblings and cfg.sibling_cap > 0 else None
-        if sibs and any(int(b) in sibs.get(int(match.cand[k, js[0]]), ()) for b in match.cand[k, js[1:]]):
-            # Look-alikes: a pixel costs at most sibling_cap times the cell's pixel variance, so
-            # what neither explains (an ore stack on the town) costs both alike and the part
-            # of the difference left visible decides.
-            e = np.minimum(e, cfg.sibling_cap * float(xx[pos] / nv))
-        Em = e.sum(axis=1)
+        Em = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=2).sum(axis=1)  # (J,)
         Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
         m = 1.0 - Em / Vm
         match.score[k, js] += cfg.detail_weight * (m - m.max())
@@ -2137,8 +2057,6 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     appearance = _appearance(catalog, appearance, art_dir)
     t0 = time.perf_counter()
     tpl = build_templates(catalog, cfg, appearance)
-    if cfg.siblings and getattr(tpl, "siblings", None) is None:
-        tpl.siblings = _sibling_map(tpl, catalog, cfg)  # type: ignore[attr-defined]
     t1 = time.perf_counter()
     phase = (0.0, 0.0)
     region, cells, cut, stats, coarse = _prepare(rgb, grid, cfg, tpl, survey)
