@@ -591,5 +591,5 @@ def test_template_cache_keeps_only_the_most_recently_used_files(tmp_path):
     for k, f in enumerate(files):
         f.write_bytes(b"x")
         os.utime(f, (1000 + k, 1000 + k))
-    recognise._prune_templates(tmp_path)
+    recognise.prune_cache(tmp_path, recognise._TEMPLATE_FILES_KEPT, "*.npz")
     assert sorted(p.name for p in tmp_path.glob("*.npz")) == [f"{k}.npz" for k in range(2, 8)]

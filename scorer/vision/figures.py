@@ -580,16 +580,12 @@ def _drawn_art(tile: TileType, px: int) -> np.ndarray | None:
     if img is None:
         import io
 
-        from ..fileio import write_atomic
+        from .recognise import write_cache_file
 
         img = tile_image(tile, px)
         buf = io.BytesIO()
         np.save(buf, img, allow_pickle=False)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, buf.getvalue())
-        except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
-            log.warning("cannot write the tile art cache %s (%s)", path, exc)
+        write_cache_file(path, buf.getvalue(), "tile art")
     img.setflags(write=False)
     if len(_DRAWN) >= 512:
         _DRAWN.pop(next(iter(_DRAWN)))
@@ -2554,7 +2550,7 @@ def _save_models() -> None:
     """Write every solid built so far to the disk cache (atomically; a folder that cannot be written is logged)."""
     import io
 
-    from ..fileio import write_atomic
+    from .recognise import write_cache_file
 
     path = _model_file()
     if path is None:
@@ -2569,16 +2565,7 @@ def _save_models() -> None:
              normals=np.concatenate([_FACES[key][0] for key in keys]).reshape(-1, 3),
              centres=np.concatenate([_FACES[key][1] for key in keys]).reshape(-1, 3),
              group=np.concatenate([_FACES[key][2] for key in keys]).astype(np.int64))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, buf.getvalue())
-        # Files of older code are left behind: keep the few most recently written.
-        old = sorted(path.parent.glob("solids-*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
-        for f in old[_MODEL_FILES_KEPT:]:
-            if f != path:
-                f.unlink(missing_ok=True)
-    except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
-        log.warning("cannot write the figure solids cache %s (%s)", path, exc)
+    write_cache_file(path, buf.getvalue(), "figure solids", keep=_MODEL_FILES_KEPT, pattern="solids-*.npz")
 
 #: Per model: face normals ``(F, 3)``, face centres ``(F, 3)`` (mm, foot at the origin) and plane ids ``(F,)``.
 _FACES: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}

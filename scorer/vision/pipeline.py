@@ -30,6 +30,7 @@ import numpy as np
 
 from ..board import Board, Figure, Placement, Stack
 from ..errors import PhotoError, ScorerError
+from ..geometry import SIDES, neighbour
 from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
 from .photo import load_photo
@@ -247,8 +248,8 @@ def _fits_neighbours(tile: Any, rot: int, cell: tuple[int, int], placements: dic
     """Whether ``tile`` turned ``rot`` at ``cell`` has on every side the feature kind of the placed
     neighbour's facing side (roads meet roads, cities cities, rivers rivers; ``rules.md`` section 1)."""
     sig = tile.edge_signature(rot)
-    for k, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):  # N, E, S, W
-        other = placements.get((cell[0] + dx, cell[1] + dy))
+    for k, side in enumerate(SIDES):
+        other = placements.get(neighbour(cell, side))
         if other is not None and other[0].edge_signature(other[1])[(k + 2) % 4] != sig[k]:
             return False
     return True

@@ -445,6 +445,54 @@ def cache_dir() -> Path | None:
     return Path(base) / "scorer"
 
 
+def write_cache_file(path: Path, data: bytes, what: str, keep: int | None = None, pattern: str = "*") -> bool:
+    """Write ``data`` to the cache file ``path`` atomically, then prune its folder.
+
+    Parameters
+    ----------
+    path : Path
+        File in :func:`cache_dir` (its folder is made when missing).
+    data : bytes
+    what : str
+        What the file holds, for the log (``"tile templates"``).
+    keep : int, optional
+        Keep only this many most recently used files matching ``pattern`` in
+        the folder (files of older code or settings); ``None``: prune nothing.
+    pattern : str
+        Glob of the files ``keep`` counts.
+
+    Returns
+    -------
+    bool
+        Whether the file was written; a folder that cannot be written only
+        costs a log line (the cache is an optimisation, never an error).
+    """
+    from ..fileio import write_atomic
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
+    except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
+        log.warning("cannot write the %s cache %s (%s); set %s=off to stop trying", what, path, exc, CACHE_ENV)
+        return False
+    log.debug("%s written to %s", what, path)
+    if keep is not None:
+        prune_cache(path.parent, keep, pattern, what)
+    return True
+
+
+def prune_cache(folder: Path, keep: int, pattern: str = "*", what: str = "cache") -> None:
+    """Remove all but the ``keep`` most recently used files matching ``pattern`` in the cache ``folder``
+    (files left by older code or other settings); a failure only costs a log line."""
+    try:
+        files = sorted(folder.glob(pattern), key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in files[keep:]:
+            old.unlink(missing_ok=True)
+            log.debug("removed the unused %s cache %s", what, old)
+    except OSError as exc:
+        log.debug("cannot prune the %s cache %s (%s)", what, folder, exc)
+
+
 def _source_digest() -> str:
     """Hash of the code that draws the tile art and turns it into templates (whole source files)."""
     global _SOURCE_DIGEST
@@ -503,34 +551,13 @@ def _load_templates(path: Path, catalog: Catalog) -> Templates | None:
 
 
 def _save_templates(path: Path, tpl: Templates) -> None:
-    """Write ``tpl`` to ``path`` atomically; a folder that cannot be written only costs a log line."""
-    from ..fileio import write_atomic
-
+    """Write ``tpl`` to ``path`` atomically, keeping the :data:`_TEMPLATE_FILES_KEPT` most recently used files."""
     head = {"version": _TEMPLATE_FILE_VERSION, "keys": [list(k) for k in tpl.keys],
             "alias": [[t, r, i] for (t, r), i in tpl.alias.items()], "catalog_ids": list(tpl.catalog_ids)}
     buf = io.BytesIO()
     np.savez(buf, header=np.frombuffer(json.dumps(head).encode(), dtype=np.uint8),
              **{k: getattr(tpl, k) for k in _TEMPLATE_ARRAYS})
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, buf.getvalue())
-    except Exception as exc:  # noqa: BLE001 - the cache is an optimisation only
-        log.warning("cannot write the tile template cache %s (%s); set %s=off to stop trying",
-                    path, exc, CACHE_ENV)
-        return
-    log.debug("tile templates written to %s", path)
-    _prune_templates(path.parent)
-
-
-def _prune_templates(folder: Path) -> None:
-    """Remove all but the :data:`_TEMPLATE_FILES_KEPT` most recently used template files of ``folder``."""
-    try:
-        files = sorted(folder.glob("*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
-        for old in files[_TEMPLATE_FILES_KEPT:]:
-            old.unlink()
-            log.debug("removed the unused tile template cache %s", old)
-    except OSError as exc:
-        log.debug("cannot prune the tile template cache %s (%s)", folder, exc)
+    write_cache_file(path, buf.getvalue(), "tile templates", keep=_TEMPLATE_FILES_KEPT, pattern="*.npz")
 
 
 def _inner(px: int, inset: float) -> tuple[int, int]:
