@@ -267,6 +267,37 @@ def test_wrongly_guessed_game_is_given_up_for_the_other(monkeypatch, name):
     assert len(board.tiles) == len(truth.tiles)
 
 
+@pytest.mark.parametrize("gap, games_read", [(0.1, ["carcassonne", "goldrush"]), (2.0, ["carcassonne"])])
+def test_close_catalogue_guess_is_checked_by_reading_the_other_game(monkeypatch, gap, games_read):
+    """A guess that leads by less than ``catalog_recheck_gap`` is checked: both games are read and the
+    one that finds more tiles wins.  On this Gold Rush photo, base Carcassonne's art explains 9 cells
+    and Gold Rush's 41.  A sure guess is not read twice."""
+    from scorer.vision import pipeline, recognise
+
+    name = "goldrush-sheriff-midgame-easy"
+    real_guess, real_read = recognise.guess_catalog, recognise.read_tiles
+    read: list[str] = []
+
+    def wrong(rgb, grid, candidates, *args, **kwargs):
+        right = real_guess(rgb, grid, candidates, *args, **kwargs)
+        kwargs["survey"].catalog_gap = gap
+        return next(c for c in candidates if c is not right)
+
+    def spy(rgb, grid, catalog, *args, **kwargs):
+        read.append(catalog.sets[0].game)
+        return real_read(rgb, grid, catalog, *args, **kwargs)
+
+    monkeypatch.setattr(recognise, "guess_catalog", wrong)
+    monkeypatch.setattr(recognise, "read_tiles", spy)
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg").board
+    assert read == games_read
+    if len(games_read) == 2:
+        assert board.game == "goldrush"
+        assert len(board.tiles) == len(truth_of(name).tiles) == 41
+    else:
+        assert board.game == "carcassonne"
+
+
 def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures(monkeypatch):
     """A tile the figure stage finds on an empty cell whose sides clash with a neighbour is not added,
     and the figures read on that cell go with it (a board never holds a figure without a tile)."""

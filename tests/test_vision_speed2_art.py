@@ -66,3 +66,22 @@ def test_warm_solids_draws_every_builtin_tile(tmp_path, monkeypatch):
     n = sum(len(catalog_for(g, e).tiles) for g, e in (("carcassonne", ("river", "goldmines")),
                                                          ("goldrush", ("sheriff",))))
     assert len(list((tmp_path / "tile_art").glob("*.npy"))) == n == 83
+
+
+def test_art_of_other_drawing_code_is_removed(tmp_path, monkeypatch, tile):
+    """The first picture a process writes removes the pictures drawn by other (older) drawing code;
+    files of the current code stay."""
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    monkeypatch.setattr(figures, "_ART_PRUNED", False)
+    folder = tmp_path / "tile_art"
+    folder.mkdir()
+    stale = folder / "000000000000-older.npy"
+    stale.write_bytes(b"old")
+    code = figures._art_digest()[:12]
+    current = folder / f"{code}-kept.npy"
+    current.write_bytes(b"new")
+    figures._drawn_art(tile, 36)
+    names = sorted(f.name for f in folder.glob("*.npy"))
+    assert stale.name not in names and current.name in names
+    assert len(names) == 2 and all(n.startswith(f"{code}-") for n in names)

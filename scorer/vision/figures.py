@@ -548,9 +548,10 @@ def _drawn_art(tile: TileType, px: int) -> np.ndarray | None:
     """The procedural picture of ``tile`` (rot 0, seed 0), ``(px, px, 3)`` uint8, through a disk cache.
 
     The same bytes as :func:`scorer.render.tileart.tile_image` ``(tile, px)``: read from
-    ``cache_dir()/tile_art/<hash>.npy`` (named by a hash of the drawing code, the tile's design
-    and ``px``, so a stale file is never read), else drawn and written there.  ``None`` when
-    the disk cache is off (the caller draws it).
+    ``cache_dir()/tile_art/<code>-<hash>.npy`` (``code`` a hash of the drawing code, ``hash`` one
+    of it, the tile's design and ``px``, so a stale file is never read), else drawn and written
+    there; the first file a process writes removes the files of other drawing code.  ``None``
+    when the disk cache is off (the caller draws it).
     """
     from ..render.tileart import _tile_key, tile_image
     from .recognise import cache_dir
@@ -566,7 +567,8 @@ def _drawn_art(tile: TileType, px: int) -> np.ndarray | None:
 
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{_art_digest()}|{key!r}".encode())
-    path = folder / "tile_art" / f"{h.hexdigest()}.npy"
+    code = _art_digest()[:12]
+    path = folder / "tile_art" / f"{code}-{h.hexdigest()}.npy"
     img = None
     try:
         if path.is_file():
@@ -585,12 +587,30 @@ def _drawn_art(tile: TileType, px: int) -> np.ndarray | None:
         img = tile_image(tile, px)
         buf = io.BytesIO()
         np.save(buf, img, allow_pickle=False)
-        write_cache_file(path, buf.getvalue(), "tile art")
+        if write_cache_file(path, buf.getvalue(), "tile art") and not _ART_PRUNED:
+            _prune_other_art(path.parent, code)
     img.setflags(write=False)
     if len(_DRAWN) >= 512:
         _DRAWN.pop(next(iter(_DRAWN)))
     _DRAWN[key] = img
     return img
+
+
+def _prune_other_art(folder, code: str) -> None:
+    """Remove the tile art files in ``folder`` drawn by other code than ``code`` (once a process;
+    a failure only costs a log line)."""
+    global _ART_PRUNED
+    _ART_PRUNED = True
+    try:
+        for old in folder.glob("*.npy"):
+            if not old.name.startswith(f"{code}-"):
+                old.unlink(missing_ok=True)
+                log.debug("removed the unused tile art cache %s", old)
+    except OSError as exc:
+        log.debug("cannot prune the tile art cache %s (%s)", folder, exc)
+
+
+_ART_PRUNED = False
 
 
 def _blur(img: np.ndarray, sigma: float) -> np.ndarray:

@@ -3,8 +3,8 @@
 Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
-game's tiles read nothing, the other game is read before the photo is
-refused), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
+game's tiles read nothing or the guess was a close call, the other game is
+read too and the one that finds more tiles wins), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
 decoded as a whole board), figure detection
 (:func:`~scorer.vision.figures.read_figures`, whose second look at cells the
 art does not explain may replace a misread tile: the board takes that tile and
@@ -172,19 +172,24 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             if not others:
                 raise
             tiles, failed = None, exc
-        if others and (tiles is None or not tiles.cells):
+        gap = survey.catalog_gap if survey is not None else None
+        close = gap is not None and abs(gap) < cfg.tiles.catalog_recheck_gap
+        if others and (tiles is None or not tiles.cells or close):
             # The guessed game's art explains nothing (every cell looks blurred or unlike a
-            # tile against it): the other games are tried before the photo is refused.
+            # tile against it), or the guess was a close call: the other games are read too,
+            # and the one that finds the most tiles wins (the wrong game's art explains only
+            # a few cells).  Before a photo is refused, every game is tried.
             for other in others:
                 try:
                     again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
                                        survey=survey)
                 except PhotoError:
                     continue
-                if again.cells:
-                    log.info("no %s tile read; read as %s instead", catalog.sets[0].game, other.sets[0].game)
+                if again.cells and (tiles is None or len(again.cells) > len(tiles.cells)):
+                    log.info("%d %s tiles read (catalogue guess lead %s); read as %s instead (%d tiles)",
+                             0 if tiles is None else len(tiles.cells), catalog.sets[0].game,
+                             "-" if gap is None else f"{gap:.2f}", other.sets[0].game, len(again.cells))
                     tiles, catalog = again, other
-                    break
             if tiles is None:
                 raise failed
         if game is None:

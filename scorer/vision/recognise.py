@@ -180,6 +180,7 @@ class TileConfig:
     catalog_contrast_rank: int = 2  # ... the sure tile: the cell with this many cells of larger spread
     occ_dark: float = 0.6  # pixels darker than this share of the art of each of ... (0: off)
     occ_dark_candidates: int = 3  # ... this many best candidates are hidden too (black wood, an ore stack)
+    catalog_recheck_gap: float = 0.6  # a guessed catalogue leading by less is checked by reading the runner-up too
 
 
 @dataclass
@@ -1942,6 +1943,7 @@ class LatticeSurvey:
     origin: Cell  # lattice cell at the top-left of ``image``
     coarse: np.ndarray  # (r, c, 3) float32: the same at ``coarse_px``, blurred (the coarse stage's picture)
     scores: dict = field(default_factory=dict)  # id(templates) -> (templates, coarse scores (N, M), shifts (N, M))
+    catalog_gap: float | None = None  # set by guess_catalog: the chosen catalogue's lead over the runner-up
 
 
 def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -> LatticeSurvey:
@@ -2187,7 +2189,10 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     survey : LatticeSurvey, optional
         :func:`survey_lattice` of this photo, lattice and ``cfg``; pass the same
         survey to :func:`read_tiles` afterwards and it keeps the chosen
-        catalogue's coarse match (the board is rectified once).
+        catalogue's coarse match (the board is rectified once).  Its
+        ``catalog_gap`` is set to the chosen catalogue's lead over the
+        runner-up (score units; near 0: a close call, see
+        ``cfg.catalog_recheck_gap``).
 
     Returns
     -------
@@ -2237,6 +2242,7 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
         if means[k] > means[best] + (cfg.catalog_margin if sizes[k] > sizes[best] else 0.0):
             best = k
     log.debug("catalogue guess: means %s -> %d", np.round(means, 3).tolist(), best)
+    survey.catalog_gap = float(means[best] - np.delete(means, best).max())
     # The survey keeps only the chosen catalogue's coarse match, for read_tiles.
     for key in [k for k, v in survey.scores.items() if v[0] is not tpls[best]]:
         del survey.scores[key]
