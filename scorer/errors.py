@@ -48,3 +48,7 @@ class PhotoError(ScorerError):
 
 class TableNotFoundError(PhotoError):
     """No tile grid was found in the photo; the message says what to change."""
+
+
+class TilesTooSmallError(PhotoError):
+    """The tiles are too few pixels wide in the photo (at the size it was read at) to be recognised."""

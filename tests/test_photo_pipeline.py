@@ -325,3 +325,24 @@ def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures
     assert cell not in board.tiles
     assert all((m.x, m.y) != cell for m in board.meeples)
     assert len(board.tiles) == len(truth_of(name).tiles)
+
+
+@pytest.mark.parametrize("retry, tiles", [(800, 102), (0, None)])
+def test_photo_shrunk_until_its_tiles_are_too_small_is_read_again_larger(retry, tiles):
+    """A photo shrunk to the working size whose tiles come out too small there (20 pixels at 400) is
+    read again at up to ``retry_max_side`` (800: 40 pixels, every tile read); with no retry it is refused."""
+    import dataclasses
+
+    from scorer.errors import TilesTooSmallError
+    from scorer.vision import config, pipeline
+
+    name = "base-river-goldmines-endgame-easy"
+    cfg = config.load_config()
+    cfg.photo = dataclasses.replace(cfg.photo, max_side=400, retry_max_side=retry)
+    if tiles is None:
+        with pytest.raises(TilesTooSmallError, match="pixels wide"):
+            pipeline.read_photo_full(SAMPLES / f"{name}.jpg", config=cfg)
+        return
+    reading = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", config=cfg)
+    assert max(reading.image.shape[:2]) == 800
+    assert len(reading.board.tiles) == len(truth_of(name).tiles) == tiles

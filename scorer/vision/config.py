@@ -30,6 +30,7 @@ class PhotoConfig:
     """Photo loading (``config.toml`` section ``[photo]``)."""
 
     max_side: int = 2048  # longest side the pipeline works at, pixels (larger photos are shrunk while decoding)
+    retry_max_side: int = 4096  # a shrunk photo whose tiles come out too small is read again at up to this (0: never)
 
 
 def _figure_config() -> type | None:

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..board import Board, Figure, Placement, Stack
-from ..errors import PhotoError, ScorerError
+from ..errors import PhotoError, ScorerError, TilesTooSmallError
 from ..geometry import SIDES, neighbour
 from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
@@ -118,8 +118,10 @@ def read_photo_full(
 
     Raises
     ------
-    PhotoError, TableNotFoundError
+    PhotoError, TableNotFoundError, TilesTooSmallError
         The photo cannot be read or shows no tile grid; the message says what to change.
+        A photo shrunk to ``config.photo.max_side`` whose tiles come out too small there
+        is read again at up to ``config.photo.retry_max_side`` before it is refused.
     """
     from . import config as vconfig
 
@@ -132,12 +134,32 @@ def read_photo_full(
         rgb = load_photo(source, max_side=cfg.photo.max_side)
     seconds["load"] = time.perf_counter() - t0
 
+    kwargs = dict(game=game, expansions=expansions, players=players, tile_sets=tile_sets, appearance=appearance,
+                  art_dir=art_dir)
     try:
-        return _read_loaded(rgb, source, cfg, seconds, game=game, expansions=expansions, players=players,
-                            tile_sets=tile_sets, appearance=appearance, art_dir=art_dir)
-    except PhotoError as exc:
+        return _read_loaded(rgb, source, cfg, seconds, **kwargs)
+    except TilesTooSmallError as exc:
         # Keep what was seen so the caller can draw a debug image.
         exc.seen.setdefault("image", rgb)
+        side = max(rgb.shape[:2])
+        if isinstance(source, np.ndarray) or side < cfg.photo.max_side or cfg.photo.retry_max_side <= side:
+            raise
+        small = exc
+    except PhotoError as exc:
+        exc.seen.setdefault("image", rgb)
+        raise
+    # The photo was shrunk to the working size and its tiles came out too small there (a large
+    # board, or one far away): it is read again from the file at a larger size.
+    t0 = time.perf_counter()
+    large = load_photo(source, max_side=cfg.photo.retry_max_side)
+    seconds["load"] += time.perf_counter() - t0
+    if max(large.shape[:2]) <= side:
+        raise small
+    log.info("the tiles are too small at %d pixels; reading the photo again at %d pixels", side, max(large.shape[:2]))
+    try:
+        return _read_loaded(large, source, cfg, seconds, **kwargs)
+    except PhotoError as exc:
+        exc.seen.setdefault("image", large)
         raise
 
 

@@ -81,7 +81,7 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..errors import PhotoError, TableNotFoundError
+from ..errors import PhotoError, TableNotFoundError, TilesTooSmallError
 from ..geometry import Cell
 from ..tiles import Catalog, TileType
 from .appearance import Appearance, merged_pictures
@@ -687,12 +687,14 @@ def check_quality(region: _Region, cells: np.ndarray, cfg: TileConfig) -> dict[s
 
     Raises
     ------
+    TilesTooSmallError
+        The tiles are narrower than ``cfg.min_tile_px``: come closer.
     PhotoError
-        With what to change: come closer, add light.
+        Too dark: add light.
     """
     tile_px = float(np.median(region.tile_px))
     if tile_px < cfg.min_tile_px:
-        raise PhotoError(
+        raise TilesTooSmallError(
             f"the tiles are only about {tile_px:.0f} pixels wide in the photo (at least "
             f"{cfg.min_tile_px:.0f} needed); take the photo from closer or with more megapixels"
         )
