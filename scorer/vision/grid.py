@@ -31,7 +31,9 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    pattern, its segments are set aside and the search runs again;
 5. the winner is settled on the seams: moved by half a cell, or its period
    halved or doubled, when the seam coverage of the lines half a cell off says
-   so (and once more after step 6: a lattice of half the tile size a little off
+   so, or its period made 3/2, 2/3, 3 or 1/3 times as long when a lattice of
+   that period explains the seams better (and once more after step 6: a
+   lattice of half the tile size a little off
    the seams misses them on its own lines too, and only on the seams shows its
    lines through the empty middles of the tiles);
 6. least-squares fit of the homography and the radial distortion ``k1``, ``k2``
@@ -116,7 +118,7 @@ class GridConfig:
     pattern_tileness: float = 0.25  # median tileness of its framed cells below which a lattice is a pattern
     pattern_tol: float = 0.06  # segments this close to a pattern's lines are set aside, its cells
     shift_ratio: float = 1.25  # lines half a cell off this much better covered: move the lattice
-    halve_ratio: float = 0.7  # lines half a cell off nearly as well covered: halve the period
+    halve_ratio: float = 0.55  # lines half a cell off this well covered: halve the period (blur shows seams in parts)
     min_framed_cells: float = 0.05
     min_seam_support: float = 0.35
     weak_lattice: float = 1.5  # a lattice framing fewer tiles (tile score) is searched for again on blurred segments
@@ -126,6 +128,10 @@ class GridConfig:
     fit_steps: int = 30
     fit_loss_px: float = 3.0  # Cauchy loss scale, working-image pixels
     fit_lens_prior: float = 300.0  # pixels of residual per unit of k1, k2 away from the start
+    # Periods of 1/3, 2/3, 3/2, 3 times the lattice's (settled on the seams, see _rescale).
+    rescale_periods: bool = True  # off: only halving and doubling
+    rescale_fine: float = 0.8  # the coarsest trial lattice explaining this share of the most seams any explains wins
+    rescale_gain: float = 0.7  # and a coarser one this share of the seams it would explain were it the tiles'
 
 
 #: Mean brightness (0-255) below which a photo without seams is called too dark.
@@ -570,10 +576,12 @@ def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
     carry more seams, the lattice moves by half a cell; when every other line
     of the lattice carries few seams, the period is doubled, onto the better
     covered lines; when the lines half a cell off carry nearly as many seams as
-    the lattice's own, the period is halved.
+    the lattice's own, the period is halved; otherwise a lattice of 3/2, 2/3, 3
+    or 1/3 times the period may explain the seams better (:func:`_rescale`,
+    with ``rescale_periods``).
     """
     tol = cfg.snap_tol
-    for _ in range(4):
+    for _ in range(6 if cfg.rescale_periods else 4):
         # Family 0: lines u = k, family 1: lines v = k; even lines of the halved
         # lattice are the lattice's own lines, odd ones lie half a cell off.
         half = _parity(np.diag([2.0, 2.0, 1.0]) @ H, segs, tol)
@@ -594,8 +602,93 @@ def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
         if seen.any() and mid[seen].min() >= cfg.halve_ratio:  # the lines between are seams too
             H = np.diag([2.0, 2.0, 1.0]) @ H
             continue
+        if cfg.rescale_periods:
+            Hr = _rescale(H, segs, cfg)
+            if Hr is not None:  # a period of 2/3, 3/2, 1/3 or 3 times the lattice's fits the seams
+                H = Hr
+                continue
         break
     return H
+
+
+#: Trial periods (lattice cells) of :func:`_rescale`, coarsest first, the phases tried, and for a coarser
+#: one the seams its lines explain over those the lattice's own lines do when it is the tile lattice (every
+#: seam on its lines: a lattice of a third of it explains them too; of two thirds, every other one).
+_PERIODS = ((3.0, (0.0, 0.5, 1.0, 1.5, 2.0, 2.5), 1.0), (1.5, (0.0, 0.5, 1.0), 2.0), (1.0, (0.0,), 1.0),
+            (2 / 3, (0.0, 1 / 3), 0.0), (1 / 3, (0.0,), 0.0))
+
+
+def _explained(H: np.ndarray, segs: np.ndarray, tol: float) -> np.ndarray:
+    """(2,): length of the segments lying along lines ``u = k``, and along lines ``v = k``, of a lattice, its cells.
+
+    A segment lies along a line when both its ends are within ``tol`` (cells)
+    of it and it runs along it (more than 3 times as long as it runs across).
+    """
+    a = _apply(H, segs[:, :2])
+    b = _apply(H, segs[:, 2:4])
+    out = np.zeros(2)
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        return out
+    for f, (along, across) in enumerate(((1, 0), (0, 1))):
+        length = np.abs(b[:, along] - a[:, along])
+        k = np.round(0.5 * (a[:, across] + b[:, across]))
+        ok = (length > 3 * np.abs(a[:, across] - b[:, across])) & (length < 50)
+        ok &= (np.abs(a[:, across] - k) < tol) & (np.abs(b[:, across] - k) < tol)
+        out[f] = length[ok].sum()
+    return out
+
+
+def _rescale(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray | None:
+    """A lattice of another period on the seams: ``P`` times the period, or None to keep ``H``.
+
+    The period search can settle on a period of 2/3 or 3/2 of the tile size (a
+    road or river a third of the way into the tiles, a board of few lines, a
+    blurred photo whose seams show in parts), and halving or doubling
+    (:func:`_settle`) alone never reaches the tile size from there.  Each
+    trial period ``P`` (3, 3/2, 1, 2/3, 1/3 cells, with the phases that put its
+    lines on the lattice's lines or half-lines; each family its best phase)
+    scores by the seam length along its lines (:func:`_explained`, within
+    ``snap_tol`` cells, or ``snap_tol`` of its own period when finer): a
+    lattice finer than the tiles explains the seams but no more than the tile
+    lattice does, one coarser explains only a part (every other or every third
+    seam line).  The coarsest trial period explaining
+    ``rescale_fine`` of the most any explains wins; a coarser one must also
+    explain ``rescale_gain`` of the share of the lattice's own seams it would
+    explain were it the tile lattice (a small board's outline lies on every
+    third line of some lattice; a lattice off the seams far from the middle of
+    the board explains less than the tiles' seams).
+
+    Parameters
+    ----------
+    H : (3, 3) float64 ndarray
+        Undistorted normalised coordinates -> lattice.
+    segs : (N, 4) float64 ndarray
+        Segment ends, undistorted normalised coordinates.
+
+    Returns
+    -------
+    (3, 3) float64 ndarray or None
+        The rescaled lattice (one cell = ``P`` cells of ``H``), None when ``H`` stays.
+    """
+    trials = []
+    for P, phases, gain in _PERIODS:
+        best, ph = np.full(2, -1.0), np.zeros(2)
+        for phi in phases:
+            S = np.array([[1 / P, 0, -phi / P], [0, 1 / P, -phi / P], [0, 0, 1]])
+            e = _explained(S @ H, segs, cfg.snap_tol * min(P, 1.0) / P) * P
+            better = e > best
+            best[better], ph[better] = e[better], phi
+        trials.append((P, ph, float(best.sum()), gain))
+    top = max(t[2] for t in trials)
+    if top <= 0:
+        return None
+    own = next(t[2] for t in trials if t[0] == 1.0)
+    P, ph, e, _ = next(t for t in trials
+                       if t[2] >= cfg.rescale_fine * top and t[2] >= cfg.rescale_gain * t[3] * own)
+    if P == 1.0:
+        return None
+    log.debug("seams along the lattice's lines %.1f, along a lattice of %.2f its period %.1f: rescaled", own, P, e)
+    return np.array([[1 / P, 0, -ph[0] / P], [0, 1 / P, -ph[1] / P], [0, 0, 1]]) @ H
 
 
 def _candidates(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig, seeds: list[np.ndarray] | None = None
