@@ -360,16 +360,32 @@ def _river_islands(state: _State, river: set[str]) -> set[int]:
     return {k for g in groups[1:] for k in g}
 
 
-def _same_tile(catalog: Catalog, a: Key, b: Key) -> bool:
+#: The tiles' symmetries looked up once per decoding (:func:`_summarise`); False: every time.
+_FAST2 = True
+
+
+def _same_tile(catalog: Catalog, a: Key, b: Key, symmetries: dict[str, tuple[int, ...]] | None = None) -> bool:
+    """Whether labels ``a`` and ``b`` are the same tile (rotations a symmetric tile cannot tell apart).
+
+    ``symmetries``: a cache, tile id -> ``TileType.symmetries()``, filled here.
+    """
     if a[0] != b[0]:
         return False
     turn = (a[1] - b[1]) % 4
-    return turn == 0 or turn in catalog[a[0]].symmetries()
+    if turn == 0:
+        return True
+    if symmetries is None:
+        return turn in catalog[a[0]].symmetries()
+    sym = symmetries.get(a[0])
+    if sym is None:
+        sym = symmetries[a[0]] = catalog[a[0]].symmetries()
+    return turn in sym
 
 
 def _summarise(state: _State, temperature: float, catalog: Catalog) -> Decoded:
     n = len(state.labels)
     out = Decoded([state.key(k) for k in range(n)], list(state.choice), [0.0] * n, [1.0] * n, [[] for _ in range(n)])
+    sym: dict[str, tuple[int, ...]] | None = {} if _FAST2 else None
     for k in range(n):
         e = state.energies(k) / max(temperature, 1e-6)
         p = np.exp(e - e.max())
@@ -382,7 +398,7 @@ def _summarise(state: _State, temperature: float, catalog: Catalog) -> Decoded:
                 empty += float(p[c])
                 continue
             for i, (other, q) in enumerate(merged):
-                if _same_tile(catalog, key, other):
+                if _same_tile(catalog, key, other, sym):
                     merged[i] = (other, q + float(p[c]))
                     break
             else:
@@ -392,10 +408,10 @@ def _summarise(state: _State, temperature: float, catalog: Catalog) -> Decoded:
         chosen = state.key(k)
         merged.sort(key=lambda kv: -kv[1])
         if chosen is not None:
-            mine = next(q for key, q in merged if _same_tile(catalog, key, chosen))
+            mine = next(q for key, q in merged if _same_tile(catalog, key, chosen, sym))
             out.confidence[k] = mine / max(occupied, 1e-12)
             out.alternatives[k] = [(key, q / max(occupied, 1e-12)) for key, q in merged
-                                   if not _same_tile(catalog, key, chosen)]
+                                   if not _same_tile(catalog, key, chosen, sym)]
         else:
             out.alternatives[k] = [(key, q / max(occupied, 1e-12)) for key, q in merged]
     for k in range(n):

@@ -424,6 +424,9 @@ def _make_canvas(placements: Mapping[Cell, Any], px: int, margin: int = 1) -> _C
 #: Faster equivalents in the picture, light and outline steps (:func:`_residual`, :func:`_match_shapes`, ...):
 #: the same results (to float rounding); False runs the plain versions (kept to measure and check them).
 _FAST = True
+#: Second round of speed-ups with the same results (one kept pool of two threads,
+#: :func:`scorer.vision.recognise.parallel_map`; ...); False runs the first round's versions.
+_FAST2 = True
 
 
 def _rectify(rgb: np.ndarray, grid: Grid, canvas: _Canvas, cfg: FigureConfig) -> np.ndarray:
@@ -644,21 +647,32 @@ def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple
     ctr = ((P - 1) / 2.0, (P - 1) / 2.0)
     maps: dict[Cell, list[np.ndarray]] = {}
 
+    turned: dict[bytes, list[np.ndarray]] = {}  # an art's pixels -> its blurred, turned pictures (tiles alike share)
+
     def match(c: Cell) -> list[np.ndarray]:
-        art_b = _blur(arts[c], sig)
         x0, y0 = canvas.origin_px(c)
         win = gp[pad + y0 + b - wide: pad + y0 + P - b + wide, pad + x0 + b - wide: pad + x0 + P - b + wide]
-        out = []
-        for ang in turns:
-            if ang == 0:
-                rot_art = art_b
-            else:
-                R = cv2.getRotationMatrix2D(ctr, float(ang), 1.0)
-                rot_art = cv2.warpAffine(art_b, R, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-            out.append(cv2.matchTemplate(win, rot_art[b:P - b, b:P - b], cv2.TM_CCOEFF_NORMED))
-        return out
+        key = arts[c].tobytes() if _FAST2 else b""
+        pics = turned.get(key) if _FAST2 else None
+        if pics is None:
+            art_b = _blur(arts[c], sig)
+            pics = []
+            for ang in turns:
+                if ang == 0:
+                    rot_art = art_b
+                else:
+                    R = cv2.getRotationMatrix2D(ctr, float(ang), 1.0)
+                    rot_art = cv2.warpAffine(art_b, R, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+                pics.append(rot_art[b:P - b, b:P - b])
+            if _FAST2:
+                turned[key] = pics
+        return [cv2.matchTemplate(win, pic, cv2.TM_CCOEFF_NORMED) for pic in pics]
 
-    if _FAST and len(cells) >= 8 and (os.cpu_count() or 1) > 1:
+    if _FAST2 and _FAST:
+        from .recognise import parallel_map
+
+        maps = dict(zip(cells, parallel_map(match, cells)))
+    elif _FAST and len(cells) >= 8 and (os.cpu_count() or 1) > 1:
         # The matching is OpenCV's (it lets go of the interpreter): two threads share the cells.
         from concurrent.futures import ThreadPoolExecutor
 
@@ -679,8 +693,17 @@ def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple
     yy, xx = np.mgrid[-wide:wide + 1, -wide:wide + 1].astype(np.float32)
     sigma = cfg.prior_sigma * P
     tiles: dict[Cell, _Tile] = {}
+    if _FAST2:
+        # The good tiles within two cells of each tile, at once (the same lists, in the same order).
+        gxy = np.array(good, dtype=np.int64).reshape(-1, 2)
+        gshift = np.array([first[d][0] for d in good]).reshape(-1, 2)
     for c in cells:
-        near = [first[d][0] for d in good if d != c and abs(d[0] - c[0]) <= 2 and abs(d[1] - c[1]) <= 2]
+        if _FAST2:
+            dd = np.abs(gxy - np.array(c, dtype=np.int64))
+            sel = (dd[:, 0] <= 2) & (dd[:, 1] <= 2) & ((dd[:, 0] > 0) | (dd[:, 1] > 0))
+            near = gshift[sel]
+        else:
+            near = [first[d][0] for d in good if d != c and abs(d[0] - c[0]) <= 2 and abs(d[1] - c[1]) <= 2]
         prior = np.median(np.array(near), axis=0) if len(near) >= 2 else allmed
         pen = cfg.prior_weight * ((xx - prior[0]) ** 2 + (yy - prior[1]) ** 2) / (sigma * sigma)
         best = (-9.0, (0, 0), 0)
@@ -744,6 +767,12 @@ def _compose(canvas: _Canvas, tiles: dict[Cell, _Tile], arts: dict[Cell, np.ndar
         sl = (slice(ya, yb), slice(xa, xb))
         ssl = (slice(ya - y0, yb - y0), slice(xa - x0, xb - x0))
         m = wm[ssl] > 0.99
+        if _FAST2:
+            # The same pixels written through a mask, without gathering them first.
+            np.copyto(exp[sl], wa[ssl], where=m[..., None])
+            np.copyto(cover[sl], 1.0, where=m)
+            np.copyto(index[sl], k, where=m)
+            continue
         exp[sl][m] = wa[ssl][m]
         cover[sl][m] = 1.0
         index[sl][m] = k
@@ -825,7 +854,14 @@ def _residual_fast(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tupl
     channels in order is what it computes.  A large picture is done as two
     halves in two threads (every step is per pixel).
     """
-    if norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape and (os.cpu_count() or 1) > 1:
+    if _FAST2 and norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape:
+        from .recognise import parallel_map
+
+        h = norm.shape[0] // 2
+        (r0, s0), (r1, s1) = parallel_map(lambda sl: _residual_fast(norm[sl], exp[sl], cfg),
+                                          (slice(0, h), slice(h, None)))
+        return np.concatenate([r0, r1]), np.concatenate([s0, s1])
+    if not _FAST2 and norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape and (os.cpu_count() or 1) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         h = norm.shape[0] // 2
@@ -1068,7 +1104,11 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         yo = ph.mean(axis=-1)
         lr = np.log(yo + 1.0)[None] - ly_art
         d = np.log(ph + eps)[None] - l_art - np.clip(lr, lo_s, hi_s)[..., None]
-        r2 = (d * d).sum(axis=-1)
+        if _FAST2:
+            d *= d
+            r2 = d[..., 0] + d[..., 1] + d[..., 2]  # the channel sum in order: the same numbers, faster
+        else:
+            r2 = (d * d).sum(axis=-1)
         dark = cfg.dark_weight * np.maximum(0.0, np.log(cfg.dark_luma / (yo + 1.0)))
         r2 += np.where(lr < math.log(cfg.dark_ratio), dark * dark, 0.0)
         coarse = np.minimum(np.sqrt(r2), 1.0).mean(axis=(1, 2))
@@ -1883,7 +1923,7 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
     H, W = norm.shape[:2]
     m = max(2, int(round(cfg.foot_search * P)))
 
-    def one(kind: str) -> dict[str, Any] | None:
+    def window(kind: str) -> tuple[np.ndarray, int, int, int, int]:
         foot0 = _foot(info, cam, {"meeple": "meeple", "farmer": "farmer"}.get(kind, kind), cfg)
         f_uv = canvas.to_canvas(foot0[None])[0]
         # Window: the blob and the largest solid around the foot, plus the search margin.
@@ -1891,14 +1931,22 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
         hi = np.maximum(cand.uv.max(axis=0), f_uv + 0.35 * P) + m + 3
         lo = np.floor(lo).astype(int)
         hi = np.ceil(hi).astype(int)
-        x0, y0 = max(lo[0], 0), max(lo[1], 0)
-        x1, y1 = min(hi[0], W), min(hi[1], H)
+        return foot0, max(lo[0], 0), max(lo[1], 0), min(hi[0], W), min(hi[1], H)
+
+    shared: list[Any] = [None, 0, 0]  # the colour map over every solid's window, and its corner
+
+    def one(kind: str) -> dict[str, Any] | None:
+        foot0, x0, y0, x1, y1 = window(kind)
         if x1 - x0 < 2 * m + 4 or y1 - y0 < 2 * m + 4:
             return None
         key = (info["class"], x0, y0, x1, y1)
         soft = info.setdefault("_soft", {}).get(key)
         if soft is None:
-            soft = _soft_map(norm[y0:y1, x0:x1], info["class"], cfg.soft_sigma)
+            raw, sx0, sy0 = shared
+            if raw is not None and sx0 <= x0 and sy0 <= y0 and x1 - sx0 <= raw.shape[1] and y1 - sy0 <= raw.shape[0]:
+                soft = raw[y0 - sy0:y1 - sy0, x0 - sx0:x1 - sx0].copy()  # per pixel: the same numbers
+            else:
+                soft = _soft_map(norm[y0:y1, x0:x1], info["class"], cfg.soft_sigma)
             if info["class"] in _NEUTRAL:
                 # These colours' shading range takes in art (prairie and city take
                 # gold, roads and walls grey): keep only what
@@ -1972,7 +2020,20 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
         return best
 
     kinds = _shapes_for(info["class"], game)
-    if _FAST and len(kinds) > 1 and (os.cpu_count() or 1) > 1:
+    if _FAST2 and len(kinds) > 1:
+        # The colour map is made once over the windows of all the solids tried (each
+        # pixel's value is its own), not once per solid.
+        wins = [w for w in map(window, kinds) if w[3] - w[1] >= 2 * m + 4 and w[4] - w[2] >= 2 * m + 4
+                and (info["class"], *w[1:]) not in info.get("_soft", {})]
+        if len(wins) > 1:
+            sx0, sy0 = min(w[1] for w in wins), min(w[2] for w in wins)
+            sx1, sy1 = max(w[3] for w in wins), max(w[4] for w in wins)
+            shared[:] = [_soft_map(norm[sy0:sy1, sx0:sx1], info["class"], cfg.soft_sigma), sx0, sy0]
+    if _FAST2 and _FAST:
+        from .recognise import parallel_map
+
+        found = parallel_map(one, kinds)
+    elif _FAST and len(kinds) > 1 and (os.cpu_count() or 1) > 1:
         # Drawing and matching are mostly OpenCV's (it lets go of the interpreter): two threads share the solids.
         from concurrent.futures import ThreadPoolExecutor
 

@@ -92,16 +92,20 @@ def load_photo(path: str | Path, *, max_side: int | None = None) -> np.ndarray:
         if max_side and max(w, h) > max_side and img.format == "JPEG":
             scale = max_side / max(w, h)
             img.draft("RGB", (max(1, int(w * scale)), max(1, int(h * scale))))
+        fast = _decode_jpeg(path, img, (w, h)) if _FAST2 else None
+        if fast is not None:
+            rgb = fast
         try:
             # Only a photo that needs turning pays for exif_transpose's copy, only a
             # non-RGB one for convert's (a 12 MP photo: tens of milliseconds each).
-            if img.getexif().get(_ORIENTATION, 1) not in (0, 1):
+            if fast is None and img.getexif().get(_ORIENTATION, 1) not in (0, 1):
                 img = ImageOps.exif_transpose(img)
-            if img.mode != "RGB":
+            if fast is None and img.mode != "RGB":
                 img = img.convert("RGB")
         except (OSError, ValueError) as exc:
             raise PhotoError(f"{path.name}: the image data is damaged ({exc}); take or copy the photo again") from None
-        rgb = np.asarray(img, dtype=np.uint8)
+        if fast is None:
+            rgb = np.asarray(img, dtype=np.uint8)
     finally:
         Image.MAX_IMAGE_PIXELS = old_limit
     if min(rgb.shape[:2]) < MIN_SIDE:
@@ -112,6 +116,41 @@ def load_photo(path: str | Path, *, max_side: int | None = None) -> np.ndarray:
     if max_side and max(rgb.shape[:2]) > max_side:
         rgb = downscale(rgb, max_side)
     return np.ascontiguousarray(rgb)
+
+
+#: JPEG photos decoded by OpenCV straight to RGB (the same libjpeg decoding, at the same
+#: draft scale, the same pixels; about half the time of Pillow's); False: Pillow only.
+_FAST2 = True
+#: ``cv2.imdecode`` flags of a JPEG decoded at 1/k scale.
+_REDUCED = {1: 0, 2: 16, 4: 32, 8: 64}
+
+
+def _decode_jpeg(path: Path, img, stored: tuple[int, int]) -> np.ndarray | None:
+    """``img`` (an opened Pillow JPEG of ``stored`` (width, height) pixels, draft scale set)
+    decoded by OpenCV: (H, W, 3) uint8 RGB.
+
+    ``None`` (Pillow decodes it then) unless the photo is a colour JPEG that
+    needs no turning and OpenCV gives exactly the size Pillow's draft would.
+    """
+    import cv2
+
+    if img.format != "JPEG" or img.mode != "RGB" or not hasattr(cv2, "IMREAD_COLOR_RGB"):
+        return None
+    try:
+        if img.getexif().get(_ORIENTATION, 1) not in (0, 1):
+            return None
+        w0, h0 = stored
+        w, h = img.size
+        k = max(1, round(w0 / max(w, 1)))
+        if k not in _REDUCED or (w0 + k - 1) // k != w or (h0 + k - 1) // k != h:
+            return None
+        flags = cv2.IMREAD_COLOR_RGB | cv2.IMREAD_IGNORE_ORIENTATION | _REDUCED[k]
+        rgb = cv2.imdecode(np.fromfile(path, dtype=np.uint8), flags)
+    except (OSError, ValueError, cv2.error):
+        return None
+    if rgb is None or rgb.shape != (h, w, 3) or rgb.dtype != np.uint8:
+        return None
+    return rgb
 
 
 def downscale(rgb: np.ndarray, max_side: int) -> np.ndarray:
