@@ -194,6 +194,10 @@ class FigureConfig:
     ore_split_mm2: float = 45.0  # ... when that part (opened by ore_split_open) is at least this large, mm^2 on the table
     ore_split_open: float = 0.03  # opening radius taking the outline's thin misfit rim off that part, tile units
     off_colour_distance: float = 0.25  # a candidate of a colour no player has (grey in Gold Rush) is a figure only this near a player colour
+    ore_cut_mm2: float = 250.0  # a candidate read as an ore stack at least this large whose outline explains it all is also tried cut at its waist (0: off), mm^2 on the table
+    ore_cut_part_mm2: float = 100.0  # ... and the figure part so cut off must be at least this large (most of a cowboy), mm^2 on the table
+    ore_cut_margin: float = 0.1  # ... and the stack's outline must fit the whole candidate less than this better than a figure's (else it is a stack alone)
+    foot_gap_hues: tuple = ("red", "green", "blue", "yellow")  # two candidates of two of these colours (player figures, not shades of one) are two figures however near their feet
 
 
 @dataclass
@@ -2116,6 +2120,12 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     figure = (["tent"] + body) if info["_logits"]["tent"] > 0 else (body + ["tent"])
     if cls == "black":
         info["_logits"]["ore"] = _decide("ore", f)
+        # The two parts of a candidate cut in two (_ore_cut) are read as a pair: a stack and a figure.
+        if info.get("_cut") == "ore":
+            return ["ore"]
+        if info.get("_cut") == "figure" and max(sh.get("meeple", 0.0), sh.get("farmer", 0.0),
+                                                 sh.get("tent", 0.0)) > sh.get("ore", 0.0):
+            return figure
         if info["_logits"]["ore"] > cfg.ore_sure:
             # Surely a stack: where no mountain spot takes it, it is no cowboy either.
             return ["ore"]
@@ -2204,6 +2214,12 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             # outside it and the part inside are read as candidates of their own
             # (classified in their turn below; kept when they give a stack and a figure).
             rest = _ore_remainder(b, placed[4], cam, canvas, cfg)
+            cut = False
+            sh = info["shapes"]
+            clear = sh.get("ore", 0.0) - max(sh.get("meeple", 0.0), sh.get("farmer", 0.0), sh.get("tent", 0.0))
+            if rest is None and cfg.ore_cut_mm2 > 0 and info["area"] >= cfg.ore_cut_mm2 and clear < cfg.ore_cut_margin:
+                rest = _ore_cut(b, norm, res, owner, cam, canvas, cfg, game)
+                cut = rest is not None
             if rest is not None:
                 W = owner.shape[1]
                 inner = ~np.isin(b.uv[:, 1].astype(np.int64) * W + b.uv[:, 0].astype(np.int64),
@@ -2215,6 +2231,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                     part.info.update(_shape(part))
                     part.info["_id"] = int(owner.max()) + 1
                     part.info["_ore_part"] = len(splits) - 1
+                    if cut:
+                        # Read as a pair (_roles): the part within the stack's outline is the stack, the
+                        # other a figure whose outline the stack cuts short (weaker evidence of its kind).
+                        part.info["_cut"] = "ore" if part is core else "figure"
                     owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = part.info["_id"]
                     cands.append(part)
                 info["foot"] = placed[4]["foot"]
@@ -2260,7 +2280,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     # within the solid fitted to a larger one of its colour is a part of it
     # (a tall figure's head cut from its body at the neck or by a seam).
     order = sorted(range(len(rows)), key=lambda i: -rows[i][0].info["area"])
-    kept_feet: list[np.ndarray] = []
+    kept_feet: list[tuple[np.ndarray, str]] = []
     kept: list[int] = []
     drop = set()
     for i in order:
@@ -2272,13 +2292,14 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         if kind not in ("meeple", "farmer", "tent", "sheriff"):
             continue
         foot = np.asarray(mt["foot"], dtype=np.float64)
-        if any(np.linalg.norm(foot - f) < cfg.min_foot_gap for f in kept_feet) or any(
+        cls = "sheriff" if kind == "sheriff" else b.info.get("class", "")
+        if _foot_taken(foot, cls, kept_feet, cfg) or any(
                 _inside_outline(b, rows[j][0], rows[j][1], rows[j][5], cam, canvas, cfg) for j in kept):
             drop.add(i)
             b.info["why"] = "part of a figure next to it"
             out.blobs.append({**_public(b.info), "kept": False, "why": b.info["why"]})
         else:
-            kept_feet.append(foot)
+            kept_feet.append((foot, cls))
             kept.append(i)
     rows = [r for i, r in enumerate(rows) if i not in drop]
 
@@ -2306,7 +2327,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             tents.setdefault(colour_of[i].colour, []).append(i)
     for col, idx in tents.items():
         if len(idx) > 1:
-            keep = max(idx, key=lambda i: _decide("tent", _decision_features(rows[i][0].info, rows[i][0].info["shapes"])))
+            # A part cut from an ore candidate (_ore_cut) shows a cut-short outline: a whole candidate goes first.
+            keep = max(idx, key=lambda i: (not rows[i][0].info.get("_cut", False),
+                                           _decide("tent", _decision_features(rows[i][0].info, rows[i][0].info["shapes"]))))
             for i in idx:
                 if i != keep:
                     demote(i)
@@ -2339,6 +2362,25 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             g["count"] += int(mt["count"])
             g["confidence"] = round(min(g["confidence"], shape_conf), 3)
     out.gold = list(gold.values())
+
+
+def _foot_taken(foot: np.ndarray, cls: str, kept: Sequence[tuple[np.ndarray, str]], cfg: FigureConfig) -> bool:
+    """Whether a candidate's foot (lattice point) is another kept candidate's: one figure seen as two.
+
+    Two figures cannot stand on one spot: feet closer than ``min_foot_gap``
+    (tile units) are one figure's, unless the two candidates are of two
+    player hues (``foot_gap_hues``): a shaded side reads darker (black, grey)
+    or paler (gold) than its figure, never as another player's hue, so a
+    green cowboy beside a yellow tent on one mountain are two figures.
+    ``kept`` holds ``(foot, colour class)`` pairs (``"sheriff"`` for the Sheriff).
+    """
+    for f, c in kept:
+        if float(np.linalg.norm(foot - f)) >= cfg.min_foot_gap:
+            continue
+        if cls != c and cls in cfg.foot_gap_hues and c in cfg.foot_gap_hues:
+            continue
+        return True
+    return False
 
 
 def _inside_outline(small: _Blob, big: _Blob, kind: str, mt: dict[str, Any], cam: Camera, canvas: _Canvas,
@@ -2406,6 +2448,71 @@ def _ore_remainder(b: _Blob, mt: dict[str, Any], cam: Camera, canvas: _Canvas, c
         return None
     sel = lab[uv[:, 1], uv[:, 0]] == k
     return _Blob(b.label, b.uv[sel], b.xy[sel], b.res[sel], b.rgb[sel], b.ratio[sel])
+
+
+def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam: Camera, canvas: _Canvas,
+             cfg: FigureConfig, game: str) -> _Blob | None:
+    """The part of candidate ``b`` a figure standing against a small ore stack makes, found by cutting ``b``.
+
+    A taller stack's outline covers a figure standing against a small stack,
+    so :func:`_ore_remainder` finds nothing left over.  The candidate is then
+    cut across its long axis where it is narrowest (the waist between two
+    touching solids, within the middle half of its length); the part the ore
+    stack's outline fits better is matched alone (the other part's pixels
+    lent to no one), and the part of ``b`` outside that stack's outline
+    (:func:`_ore_remainder`) is returned, or the other part when nothing is
+    left outside.  ``None`` when either part is smaller than
+    ``ore_split_mm2`` or the part returned is smaller than
+    ``ore_cut_part_mm2`` (most of a cowboy).  Whether the cut stands is decided by reading both
+    parts (:func:`_classify`).
+    """
+    from . import colour
+
+    P = canvas.px
+    xy = b.xy
+    if len(xy) < 8:
+        return None
+    c = xy.mean(axis=0)
+    _, vec = np.linalg.eigh(np.cov((xy - c).T))
+    s = (xy - c) @ vec[:, 1] * P  # along the long axis, canvas pixels
+    lo, hi = np.percentile(s, [25, 75])
+    edges = np.arange(math.floor(s.min()), math.ceil(s.max()) + 1.0)
+    if len(edges) < 4:
+        return None
+    counts, _ = np.histogram(s, bins=edges)
+    mid = (edges[:-1] + edges[1:]) / 2
+    inner = (mid >= lo) & (mid <= hi)
+    if not inner.any():
+        return None
+    k = int(np.argmin(np.where(inner, counts, np.iinfo(np.int64).max)))
+    pix_mm2 = (cfg.lattice_mm / P) ** 2
+    sides = [s > mid[k], s <= mid[k]]
+    if min(int(m.sum()) for m in sides) * pix_mm2 < cfg.ore_split_mm2:
+        return None
+    parts = [_Blob(b.label, b.uv[m], b.xy[m], b.res[m], b.rgb[m], b.ratio[m]) for m in sides]
+    fits = []
+    rows, cols = b.uv[:, 1].astype(int), b.uv[:, 0].astype(int)
+    saved = owner[rows, cols].copy()
+    try:
+        for part, m in zip(parts, sides):
+            part.info = _measure(part, cam, cfg)
+            part.info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(part.info["rgb"][None])[0])]
+            part.info["_id"] = int(saved[0])
+            owner[rows, cols] = saved
+            owner[rows[~m], cols[~m]] = np.iinfo(np.int32).max  # the other part: no one's to match
+            mt = _match_shapes(part, norm, res, owner, cam, canvas, cfg, game).get("ore")
+            fits.append(mt)
+    finally:
+        owner[rows, cols] = saved
+    scored = [(mt["score"], i) for i, mt in enumerate(fits) if mt is not None]
+    if not scored:
+        return None
+    i = max(scored)[1]
+    rest = _ore_remainder(b, fits[i], cam, canvas, cfg)
+    rest = rest if rest is not None else parts[1 - i]
+    if len(rest.uv) * pix_mm2 < cfg.ore_cut_part_mm2:
+        return None  # too small for a figure beside the stack: the stack's own side (a tall stack, two stacks)
+    return rest
 
 
 def _lean_back(foot: np.ndarray, cell: Cell, loc: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera,
