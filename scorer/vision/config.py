@@ -171,7 +171,7 @@ def default_toml() -> str:
         for f in dataclasses.fields(cls):
             text = f"{f.name} = {_toml_value(getattr(obj, f.name))}"
             note = comments.get(f.name)
-            out.append(f"{text:<40}# {note}" if note else text)
+            out.append(f"{text:<39} # {note}" if note else text)
         out.append("")
     return "\n".join(out)
 
