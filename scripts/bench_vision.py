@@ -2,11 +2,15 @@
 
 Synthesises ``--photos`` phone photos (fresh seeds, whole games of ``--tiles``
 tiles) with :func:`scorer.render.synth.synthesize`, writes them as JPEG files,
-then reads each one in a fresh process (so that its peak memory is its own):
-``load_photo`` (at the pipeline's working size), ``find_grid``, ``read_tiles``,
-``read_figures`` and the final scoring.  Prints per photo the seconds of each
-stage, the peak resident memory and the tiles read right, then the medians;
-``--json`` writes it all.
+then reads each one in a fresh process (so that its peak memory is its own) as
+``scorer score PHOTO`` does: :func:`scorer.vision.pipeline.read_photo_full` with
+the game guessed from the tiles (load, grid, tiles with the catalogue guess,
+figures), then the final scoring.  The modules are imported before the clock
+starts.  Prints per photo the seconds of each stage and of the whole photo, the
+peak resident memory and the tiles read right, then the medians; ``--json``
+writes it all.  Time it with Python's bytecode cache on (an installed package
+has one; ``PYTHONDONTWRITEBYTECODE`` set makes every process compile the
+modules the pipeline imports lazily).
 
 Usage::
 
@@ -63,75 +67,60 @@ def peak_mb() -> float:
 
 
 def worker(photo: str, art_dir: str | None) -> dict:
-    """Read one photo; runs in its own process."""
+    """Read one photo as ``scorer score PHOTO`` does (the game guessed from the tiles), then score
+    it; runs in its own process.  The modules are imported before the clock starts (a process
+    that reads many photos imports them once)."""
     from scorer.board import read_board
-    from scorer.vision.config import load_config
-    from scorer.vision.grid import find_grid
-    from scorer.vision.photo import load_photo
+    from scorer.evaluate import compare_boards
     from scorer.scoring import score
-    from scorer.vision.figures import read_figures
-    from scorer.vision.pipeline import _assemble
-    from scorer.vision.recognise import read_tiles
+    from scorer.vision import figures, recognise  # noqa: F401 - imported before timing
+    from scorer.vision.pipeline import read_photo_full
 
-    cfg = load_config()
     truth = read_board(Path(photo).with_suffix(".truth.json"))
+    row: dict = {"photo": Path(photo).name}
     t0 = time.perf_counter()
-    rgb = load_photo(photo, max_side=cfg.photo.max_side)
-    t1 = time.perf_counter()
-    row: dict = {"photo": Path(photo).name, "size": [int(rgb.shape[1]), int(rgb.shape[0])], "load": t1 - t0}
     try:
-        grid = find_grid(rgb, cfg.grid)
+        reading = read_photo_full(photo, art_dir=art_dir)
+        t1 = time.perf_counter()
+        score(reading.board, "final")
         t2 = time.perf_counter()
-        reading = read_tiles(rgb, grid, truth.catalog, cfg.tiles, art_dir=art_dir)
-        t3 = time.perf_counter()
-        grid = getattr(reading, "grid", None) or grid
-        placements = {c: (truth.catalog[r.tile_id], r.rot) for c, r in reading.cells.items()}
-        figs = read_figures(rgb, grid, placements, cfg.figures, game=truth.game, art_dir=art_dir)
-        t4 = time.perf_counter()
-        board = _assemble(truth.game, list(truth.expansions), truth.catalog, reading, figs, grid, None)
-        score(board, "final")
-        t5 = time.perf_counter()
-        row.update(grid=t2 - t1, tiles=t3 - t2, figures=t4 - t3, score=t5 - t4, read=len(reading.cells),
-                   figures_read=len(figs.meeples) + len(figs.tents) + (figs.sheriff is not None), error=None)
+        s = reading.seconds
+        row.update(size=[int(reading.image.shape[1]), int(reading.image.shape[0])], load=s["load"],
+                   grid=s["grid"], tiles=s["tiles"], figures=s["figures"], score=t2 - t1, total=t2 - t0,
+                   read=len(reading.board.tiles), game=reading.board.game, error=None,
+                   figures_read=len(reading.board.meeples) + len(reading.board.tents)
+                   + (reading.board.sheriff is not None))
         row["peak_rss_mb"] = peak_mb()
-        row["right"] = _right(truth, reading)
+        row["right"] = compare_boards(truth, reading.board, score_fn=lambda b, m: {}).tiles_right
     except Exception as exc:  # noqa: BLE001 - a benchmark records every failure and goes on
-        row.update(grid=None, tiles=None, read=0, right=0, error=f"{type(exc).__name__}: {exc}")
+        row.update(load=time.perf_counter() - t0, grid=None, tiles=None, read=0, right=0,
+                   error=f"{type(exc).__name__}: {exc}")
     row["truth"] = len(truth.tiles)
     row.setdefault("peak_rss_mb", peak_mb())
     return row
 
 
-def warm_cache(photo: Path, art_dir: str | None, folder: str) -> None:
-    """Build the tile templates of ``photo``'s catalogue and the figure solids once into the disk
-    cache ``folder``."""
-    from scorer.board import read_board
+def warm_cache(art_dir: str | None, folder: str) -> None:
+    """Build the tile templates of every game the pipeline may guess and the figure solids once
+    into the disk cache ``folder``."""
+    from scorer.tiles import catalog_for
     from scorer.vision.config import load_config
     from scorer.vision.figures import warm_solids
+    from scorer.vision.pipeline import CANDIDATE_GAMES
     from scorer.vision.recognise import _appearance, build_templates
 
     old = os.environ.get("SCORER_CACHE_DIR")
     os.environ["SCORER_CACHE_DIR"] = folder
     try:
-        catalog = read_board(photo.with_suffix(".truth.json")).catalog
-        build_templates(catalog, load_config().tiles, _appearance(catalog, None, art_dir))
+        for game, exps in CANDIDATE_GAMES:  # the game is guessed: every candidate's templates
+            catalog = catalog_for(game, exps)
+            build_templates(catalog, load_config().tiles, _appearance(catalog, None, art_dir))
         warm_solids()
     finally:
         if old is None:
             os.environ.pop("SCORER_CACHE_DIR", None)
         else:
             os.environ["SCORER_CACHE_DIR"] = old
-
-
-def _right(truth, reading) -> int:
-    """Tiles right up to translation (the reading's lattice has its own origin)."""
-    from scorer.board import Board, Placement
-    from scorer.evaluate import compare_boards
-
-    pred = Board(game=truth.game, expansions=list(truth.expansions), catalog=truth.catalog)
-    for c, r in reading.cells.items():
-        pred.tiles[c] = Placement(c[0], c[1], truth.catalog[r.tile_id], r.rot)
-    return compare_boards(truth, pred, score_fn=lambda b, m: {}).tiles_right
 
 
 def main() -> None:
@@ -165,7 +154,7 @@ def main() -> None:
         env = dict(os.environ)
         env["SCORER_CACHE_DIR"] = str(Path(tmp) / "cache") if args.cache == "warm" else "off"
         if args.cache == "warm":
-            warm_cache(photos[0], args.art_dir, env["SCORER_CACHE_DIR"])
+            warm_cache(args.art_dir, env["SCORER_CACHE_DIR"])
         rows = []
         for p in photos:
             cmd = [sys.executable, __file__, "--worker", str(p)] + (["--art-dir", args.art_dir] if args.art_dir else [])
@@ -175,7 +164,7 @@ def main() -> None:
                 continue
             row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
-            print(f"{row['photo']}: load {row['load']:.2f} s, grid {row['grid'] or 0:.2f} s, "
+            print(f"{row['photo']}: whole {row.get('total') or 0:.2f} s: load {row['load']:.2f} s, grid {row['grid'] or 0:.2f} s, "
                   f"tiles {row['tiles'] or 0:.2f} s, figures {row.get('figures') or 0:.2f} s, "
                   f"score {row.get('score') or 0:.3f} s, peak {row['peak_rss_mb']:.0f} MB, "
                   f"{row['right']}/{row['truth']} tiles right" + (f", {row['error']}" if row.get("error") else ""))
@@ -191,8 +180,7 @@ def main() -> None:
             "median_grid_tiles_s": statistics.median(r["grid"] + r["tiles"] for r in ok),
             "median_figures_s": statistics.median(r["figures"] for r in ok),
             "median_score_s": statistics.median(r["score"] for r in ok),
-            "median_total_s": statistics.median(r["load"] + r["grid"] + r["tiles"] + r["figures"] + r["score"]
-                                                for r in ok),
+            "median_total_s": statistics.median(r["total"] for r in ok),
             "max_peak_rss_mb": max(r["peak_rss_mb"] for r in ok),
             "tiles_right": sum(r["right"] for r in rows if "right" in r),
             "tiles_truth": sum(r["truth"] for r in rows if "truth" in r),

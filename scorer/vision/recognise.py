@@ -2342,11 +2342,33 @@ def _cell_spread(survey: LatticeSurvey, rows: np.ndarray, cfg: TileConfig) -> np
 
 def _chroma_histogram(rgb: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Normalised 12 x 12 histogram of Lab a*, b* (OpenCV's 8-bit scale, 88-168) of (N, 3) RGB pixels."""
-    lab = cv2.cvtColor(np.clip(rgb, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3)
-    h, _, _ = np.histogram2d(lab[:, 1].astype(np.float32), lab[:, 2].astype(np.float32), bins=12,
-                             range=[[88, 168], [88, 168]], weights=weights)
+    ab = _lab_ab(rgb)
+    h, _, _ = np.histogram2d(ab[:, 0], ab[:, 1], bins=12, range=[[88, 168], [88, 168]], weights=weights)
     h = cv2.GaussianBlur(h.astype(np.float32), (0, 0), 0.7)
     return h / max(float(h.sum()), 1e-9)
+
+
+#: sRGB 0-255 -> linear light (the sRGB transfer curve), for :func:`_lab_ab`.
+_SRGB_LINEAR = np.where(np.arange(256) / 255.0 <= 0.04045, np.arange(256) / 255.0 / 12.92,
+                        ((np.arange(256) / 255.0 + 0.055) / 1.055) ** 2.4).astype(np.float32)
+#: Linear RGB -> XYZ (D65), rows scaled by the white point, as OpenCV's RGB2LAB.
+_RGB_XYZ = (np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169],
+                      [0.019334, 0.119193, 0.950227]]) / np.array([[0.950456], [1.0], [1.088754]])).astype(np.float32)
+
+
+def _lab_ab(rgb: np.ndarray) -> np.ndarray:
+    """CIE Lab a*, b* of (N, 3) RGB 0-255 pixels on OpenCV's 8-bit scale (+128, rounded): (N, 2) float32.
+
+    The same formulas as ``cv2.cvtColor(..., COLOR_RGB2LAB)`` (sRGB, D65), in numpy: OpenCV
+    builds lookup tables for the 8-bit conversion on its first call (about 0.1 s in every
+    fresh process), more than this whole histogram costs.
+    """
+    lin = _SRGB_LINEAR[np.clip(np.asarray(rgb).reshape(-1, 3), 0, 255).astype(np.uint8)]
+    xyz = lin @ _RGB_XYZ.T
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    a = 500.0 * (f[:, 0] - f[:, 1]) + 128.0
+    b = 200.0 * (f[:, 1] - f[:, 2]) + 128.0
+    return np.clip(np.rint(np.stack([a, b], axis=1)), 0, 255).astype(np.float32)
 
 
 def _catalog_chroma(catalog: Catalog, tpl: Templates) -> np.ndarray:
