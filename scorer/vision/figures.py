@@ -786,6 +786,11 @@ def _compose(canvas: _Canvas, tiles: dict[Cell, _Tile], arts: dict[Cell, np.ndar
 # --------------------------------------------------------------------------- light and residual
 
 
+#: Third round of speed-ups with the same results (:func:`_gain` shrinks its three pictures in the
+#: two threads of :func:`scorer.vision.recognise.parallel_map`); False runs the second round's versions.
+_FAST3 = True
+
+
 def _gain(rect: np.ndarray, exp: np.ndarray, weight: np.ndarray, sigma: float) -> np.ndarray:
     """Smooth per-channel gain photo / expected (normalised convolution), ``(H, W, 3)`` float32.
 
@@ -796,8 +801,17 @@ def _gain(rect: np.ndarray, exp: np.ndarray, weight: np.ndarray, sigma: float) -
     H, W = weight.shape
     f = max(1, int(sigma // 4))
     w = weight.astype(np.float32)
-    num, den = rect * w[..., None], exp * w[..., None]
-    if f > 1:
+    if _FAST3 and f > 1:
+        from .recognise import parallel_map
+
+        size = (max(1, round(W / f)), max(1, round(H / f)))
+        # The weight, the weighted photo and the weighted art shrunk side by side (the same numbers).
+        w, num, den = parallel_map(
+            lambda a: cv2.resize(w if a is None else a * w[..., None], size, interpolation=cv2.INTER_AREA),
+            (None, rect, exp))
+    else:
+        num, den = rect * w[..., None], exp * w[..., None]
+    if f > 1 and not _FAST3:
         size = (max(1, round(W / f)), max(1, round(H / f)))
         w = cv2.resize(w, size, interpolation=cv2.INTER_AREA)
         num = cv2.resize(num, size, interpolation=cv2.INTER_AREA)

@@ -404,6 +404,8 @@ def build_templates(catalog: Catalog, cfg: TileConfig, appearance: Appearance | 
         tpl = _make_templates(catalog, cfg, appearance)
         if path is not None:
             _save_templates(path, tpl)
+            if _FAST3:
+                _catalog_chroma(catalog, tpl)  # cached beside the templates (what guess_catalog weighs)
     if len(_TEMPLATE_CACHE) > 16:
         _TEMPLATE_CACHE.clear()
     _TEMPLATE_CACHE[key] = tpl
@@ -849,7 +851,11 @@ def _ncc(stack: np.ndarray, w: int, T: np.ndarray, cand: np.ndarray | None
     """
     n, span = stack.shape[:2]
     S = span - w + 1
-    norms = _window_norms(stack.astype(np.float64), w).astype(np.float32)
+    norms = _shared_norms(stack, w) if _FAST3 else None
+    if norms is None:
+        norms = _window_norms(stack.astype(np.float64), w).astype(np.float32)
+        if _FAST3:
+            _keep_norms(stack, w, norms)
     win = sliding_window_view(stack, (w, w), axis=(1, 2))  # (n, S, S, 3, w, w)
     X = np.ascontiguousarray(win).reshape(n, S * S, -1)
     if cand is None:
@@ -864,6 +870,28 @@ def _ncc(stack: np.ndarray, w: int, T: np.ndarray, cand: np.ndarray | None
     k = ncc.argmax(axis=1)
     best = np.take_along_axis(ncc, k[:, None, :], axis=1)[:, 0, :]
     return best, k, np.take_along_axis(norms, k, axis=1)
+
+
+#: The window norms of the last few stacks :func:`_ncc` compared: (stack, w, norms).  Each
+#: candidate catalogue compares the same cells at the same shifts (only the templates differ).
+_NORMS_MEMO: list[tuple[np.ndarray, int, np.ndarray]] = []
+_NORMS_LOCK = threading.Lock()
+
+
+def _shared_norms(stack: np.ndarray, w: int) -> np.ndarray | None:
+    """The window norms :func:`_keep_norms` kept for an identical ``stack`` and ``w`` (None: none)."""
+    with _NORMS_LOCK:
+        memo = list(_NORMS_MEMO)
+    for st, ww, norms in memo:
+        if ww == w and st.shape == stack.shape and st.dtype == stack.dtype and np.array_equal(st, stack):
+            return norms
+    return None
+
+
+def _keep_norms(stack: np.ndarray, w: int, norms: np.ndarray) -> None:
+    with _NORMS_LOCK:
+        _NORMS_MEMO.append((stack.copy(), w, norms))
+        del _NORMS_MEMO[:-12]
 
 
 def _channel_major(tpl: np.ndarray, w: int) -> np.ndarray:
@@ -1986,14 +2014,18 @@ def _phase_check(rgb: np.ndarray, grid: Grid, tpl: Templates, cfg: TileConfig, m
     scale = min(1.0, 2.0 * cpx / max(tile_px, 1.0))
     h, w = rgb.shape[:2]
     small = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    results = []
-    for d in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+
+    def phase(d: tuple[float, float]) -> tuple[float, tuple[float, float], Grid]:
         T = np.array([[1, 0, -d[0]], [0, 1, -d[1]], [0, 0, 1.0]])
         g = dataclasses.replace(grid, Hn=T @ grid.Hn) if d != (0.0, 0.0) else grid
         region = _rectify(rgb, g, cells, cpx, 2.0, small=small)
         img = _blur(region.image.astype(np.float32), cfg.coarse_blur * cpx)
         sc, _ = _ncc_all(img, cells, region.origin, cpx, cfg.inset, cm, tpl.coarse)
-        results.append((float(sc.max(axis=1).mean()), d, g))
+        return float(sc.max(axis=1).mean()), d, g
+
+    phases = ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
+    # The phases are independent: with _FAST3 the two threads share them (the same numbers).
+    results = parallel_map(phase, phases) if _FAST3 else [phase(d) for d in phases]
     base = results[0][0]
     score, d, g = max(results, key=lambda r: r[0])
     if d != (0.0, 0.0) and score > base + cfg.phase_margin:
@@ -2372,10 +2404,58 @@ def _lab_ab(rgb: np.ndarray) -> np.ndarray:
 
 
 def _catalog_chroma(catalog: Catalog, tpl: Templates) -> np.ndarray:
-    """The chroma histogram of a catalogue's art, each tile weighted by how many the box holds."""
+    """The chroma histogram of a catalogue's art, each tile weighted by how many the box holds.
+
+    With ``_FAST3`` cached in memory and on disk (:func:`cache_dir`,
+    ``chroma/<hash>.npy``, the hash of the template pixels, the counts and
+    the code), as every fresh process would otherwise convert all the art's
+    pixels again (the same numbers either way).
+    """
     per = tpl.fine_raw.reshape(len(tpl.keys), -1, 3)
     counts = np.array([max(catalog[t].count, 1) for t, _ in tpl.keys], dtype=np.float64)
-    return _chroma_histogram(per.reshape(-1, 3), np.repeat(counts, per.shape[1]))
+    if not _FAST3:
+        return _chroma_histogram(per.reshape(-1, 3), np.repeat(counts, per.shape[1]))
+    h = hashlib.blake2b(digest_size=16)
+    for part in (_CHROMA_FILE_VERSION, _source_digest(), per.shape, per.dtype.str):
+        h.update(repr(part).encode())
+    h.update(np.ascontiguousarray(per).data)
+    h.update(counts.tobytes())
+    key = h.hexdigest()
+    hit = _CHROMA_CACHE.get(key)
+    if hit is not None:
+        return hit.copy()
+    folder = cache_dir()
+    path = None if folder is None else folder / "chroma" / f"{key}.npy"
+    hist = None
+    if path is not None and path.is_file():
+        try:
+            hist = np.load(path, allow_pickle=False)
+            if hist.shape != (12, 12) or hist.dtype != np.float32:
+                raise ValueError("not a 12 x 12 float32 histogram")
+        except Exception as exc:  # noqa: BLE001 - a damaged cache file is rebuilt, never an error
+            log.warning("chroma cache %s is unreadable (%s): computing it again", path, exc)
+            hist = None
+    if hist is None:
+        hist = _chroma_histogram(per.reshape(-1, 3), np.repeat(counts, per.shape[1]))
+        if path is not None:
+            buf = io.BytesIO()
+            np.save(buf, hist, allow_pickle=False)
+            write_cache_file(path, buf.getvalue(), "catalogue chroma", keep=_CHROMA_FILES_KEPT, pattern="*.npy")
+    if len(_CHROMA_CACHE) > 16:
+        _CHROMA_CACHE.clear()
+    _CHROMA_CACHE[key] = hist
+    return hist.copy()
+
+
+#: Third round of speed-ups that give the same numbers (the catalogue chroma cached on disk, the
+#: window norms of :func:`_ncc` shared by the candidate catalogues, the half-tile phases of
+#: :func:`_phase_check` in two threads); False runs the plain versions (to measure and check).
+_FAST3 = True
+#: Bump when the layout of the cached chroma file changes.
+_CHROMA_FILE_VERSION = 1
+#: Chroma files kept in the cache folder (the most recently used; 700 bytes each).
+_CHROMA_FILES_KEPT = 24
+_CHROMA_CACHE: dict[str, np.ndarray] = {}
 
 
 def _appearance(catalog: Catalog, appearance: Appearance | None, art_dir: str | Path | None) -> Appearance | None:
