@@ -198,6 +198,8 @@ class FigureConfig:
     ore_cut_part_mm2: float = 100.0  # ... and the figure part so cut off must be at least this large (most of a cowboy), mm^2 on the table
     ore_cut_margin: float = 0.1  # ... and the stack's outline must fit the whole candidate less than this better than a figure's (else it is a stack alone)
     foot_gap_hues: tuple = ("red", "green", "blue", "yellow")  # two candidates of two of these colours (player figures, not shades of one) are two figures however near their feet
+    tent_promote: float = 2.0  # a player with no tent read gets one: its cowboy with the highest tent decision logit, when above minus this and a mountain spot takes it (0: off)
+    tent_promote_slack: float = 0.01  # ... and when the tent's outline correlation is at most this below the better cowboy outline's
 
 
 @dataclass
@@ -2193,6 +2195,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         off = info["class"] in colour.COLOURS and info["class"] not in allowed
         if far > (cfg.off_colour_distance if off else cfg.max_colour_distance):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
+        info["_matches"], info["_roles"] = matches, roles
         placed = None
         for role in roles:
             solid = "meeple" if role == "sheriff" else role
@@ -2347,6 +2350,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             for i in idx:
                 if i != keep:
                     demote(i)
+    if game == "goldrush" and cfg.tent_promote > 0:
+        _promote_tents(rows, players, colour_of, tiles, canvas, given, cfg)
     gold: dict[Cell, dict[str, Any]] = {}
     for i, (b, kind, t, frac, loc, mt) in enumerate(rows):
         at, conf, alts, dist = loc
@@ -2376,6 +2381,46 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             g["count"] += int(mt["count"])
             g["confidence"] = round(min(g["confidence"], shape_conf), 3)
     out.gold = list(gold.values())
+
+
+def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any], tiles: dict[Cell, _Tile],
+                   canvas: _Canvas, given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> None:
+    """Read as a tent the likeliest tent among the cowboys of each player who has no tent read.
+
+    Every player has one tent (seed 000, rules.md section 6), and a tent's outline
+    from above fits a cowboy's, lying or standing, nearly as well (the roof's two
+    slopes look alike a quarter turn round); so where a colour has no tent read,
+    its cowboy whose tent decision (:func:`_roles`) is least against a tent is one
+    when that logit is above ``-cfg.tent_promote``, its colour may be a tent, the
+    tent's outline fits it at most ``tent_promote_slack`` worse than a cowboy's
+    and its foot lies within ``max_spot_distance`` of a mountain spot.
+    ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``) is changed in place.
+    """
+    has = {colour_of[i].colour for i in players if rows[i][1] == "tent"}
+    best: dict[str, tuple[float, int, tuple]] = {}
+    for i in players:
+        b, kind = rows[i][0], rows[i][1]
+        info = b.info
+        z = info.get("_logits", {}).get("tent")
+        col = colour_of[i].colour
+        if kind not in ("meeple", "farmer") or col in has or z is None or z <= -cfg.tent_promote:
+            continue
+        mt = info.get("_matches", {}).get("tent")
+        if mt is None or "tent" not in info.get("_roles", ()) or info.get("_cut") or z <= best.get(col, (-math.inf,))[0]:
+            continue
+        sh = info.get("shapes", {})
+        if sh.get("tent", 0.0) < max(sh.get("meeple", 0.0), sh.get("farmer", 0.0)) - cfg.tent_promote_slack:
+            continue  # a cowboy's outline fits clearly better
+        at_tile = _tile_at(canvas.to_canvas(mt["foot"][None]), tiles, canvas)
+        if at_tile is None:
+            continue
+        t, frac = at_tile
+        loc = _locate_read(frac, t, given, "tent", cfg)
+        if loc is None or loc[3] > cfg.max_spot_distance:
+            continue
+        best[col] = (z, i, (b, "tent", t, frac, loc, mt))
+    for _, i, row in best.values():
+        rows[i] = row
 
 
 def _foot_taken(foot: np.ndarray, cls: str, kept: Sequence[tuple[np.ndarray, str]], cfg: FigureConfig) -> bool:
