@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -348,34 +346,3 @@ def test_photo_shrunk_until_its_tiles_are_too_small_is_read_again_larger(retry, 
     reading = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", config=cfg)
     assert max(reading.image.shape[:2]) == 800
     assert len(reading.board.tiles) == len(truth_of(name).tiles) == tiles
-
-
-def test_lattice_of_half_the_tile_period_is_read_again_at_twice_its_period(monkeypatch):
-    """When nothing on the lattice found looks like a tile, the lattice is read again at twice its
-    period, each of the four ways it can sit, and the way that reads the most tiles is kept.  Here
-    the lattice found has half the tiles' period and the tile stage refuses it."""
-    from scorer.errors import TableNotFoundError
-    from scorer.vision import pipeline, recognise
-
-    name = "goldrush-sheriff-midgame-easy"
-    real_find, real_read = pipeline.find_grid, recognise.read_tiles
-    sizes = []
-
-    def half(rgb, cfg=None):
-        grid = real_find(rgb, cfg)
-        return replace(grid, Hn=np.diag([2.0, 2.0, 1.0]) @ grid.Hn)
-
-    def refuse_fine(rgb, grid, *args, **kwargs):
-        sizes.append(grid.debug.get("coarser"))
-        if "coarser" not in grid.debug:
-            raise TableNotFoundError("nothing on the lattice looks like a tile")
-        return real_read(rgb, grid, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "find_grid", half)
-    monkeypatch.setattr(recognise, "read_tiles", refuse_fine)
-    reading = pipeline.read_photo_full(SAMPLES / f"{name}.jpg")
-    truth = truth_of(name)
-    assert sizes[:2] == [None, None]  # both games refused on the lattice found
-    assert {tuple(s) for s in sizes[2:]} == {(0, 0), (1, 0), (0, 1), (1, 1)}
-    assert reading.board.game == "goldrush"
-    assert compare_boards(truth, reading.board, score_fn=lambda b, m: {}).tiles_right == len(truth.tiles) == 41

@@ -4,8 +4,7 @@ Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
-read too and the one that finds more tiles wins; when nothing on the lattice
-looks like a tile, the lattice is read again at twice its period), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
+read too and the one that finds more tiles wins), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
 decoded as a whole board), figure detection
 (:func:`~scorer.vision.figures.read_figures`, whose second look at cells the
 art does not explain may replace a misread tile: the board takes that tile and
@@ -23,14 +22,14 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from ..board import Board, Figure, Placement, Stack
-from ..errors import PhotoError, ScorerError, TableNotFoundError, TilesTooSmallError
+from ..errors import PhotoError, ScorerError, TilesTooSmallError
 from ..geometry import SIDES, neighbour
 from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
@@ -164,69 +163,11 @@ def read_photo_full(
         raise
 
 
-def coarser_grid(grid: Grid, offset: tuple[int, int] = (0, 0)) -> Grid:
-    """``grid`` with twice its period: lattice cell ``(i, j)`` of the result covers cells
-    ``2i + dx .. 2i + dx + 1`` by ``2j + dy .. 2j + dy + 1`` of ``grid``, ``(dx, dy) = offset``
-    (each 0 or 1).  Same photo, lens distortion and support."""
-    dx, dy = offset
-    S = np.array([[0.5, 0.0, -0.5 * dx], [0.0, 0.5, -0.5 * dy], [0.0, 0.0, 1.0]])
-    return replace(grid, Hn=S @ grid.Hn, debug={**grid.debug, "coarser": [dx, dy]})
-
-
-def _tile_stage(rgb: np.ndarray, grid: Grid, cfg: Any, *, game: str | None, expansions: Sequence[str] | None,
-                tile_sets: list, appearance: Any, art_dir: Any) -> tuple[Any, Catalog, str, tuple[str, ...]]:
-    """Read the tiles on ``grid``, guessing the game when it is not given: (tile reading,
-    catalogue, game, expansions).  Raises what :func:`~scorer.vision.recognise.read_tiles` raises."""
-    from .recognise import guess_catalog, read_tiles, survey_lattice
-
-    survey = None
-    others: list[Catalog] = []
-    if game is not None:
-        exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-        catalog = catalog_for(game, exps, tile_sets)
-    else:
-        candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
-        survey = survey_lattice(rgb, grid, cfg.tiles)
-        catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
-                                survey=survey)
-        others = [c for c in candidates if c is not catalog]
-    try:
-        tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)
-        failed: PhotoError | None = None
-    except PhotoError as exc:
-        if not others:
-            raise
-        tiles, failed = None, exc
-    gap = survey.catalog_gap if survey is not None else None
-    close = gap is not None and abs(gap) < cfg.tiles.catalog_recheck_gap
-    if others and (tiles is None or not tiles.cells or close):
-        # The guessed game's art explains nothing (every cell looks blurred or unlike a
-        # tile against it), or the guess was a close call: the other games are read too,
-        # and the one that finds the most tiles wins (the wrong game's art explains only
-        # a few cells).  Before a photo is refused, every game is tried.
-        for other in others:
-            try:
-                again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
-                                   survey=survey)
-            except PhotoError:
-                continue
-            if again.cells and (tiles is None or len(again.cells) > len(tiles.cells)):
-                log.info("%d %s tiles read (catalogue guess lead %s); read as %s instead (%d tiles)",
-                         0 if tiles is None else len(tiles.cells), catalog.sets[0].game,
-                         "-" if gap is None else f"{gap:.2f}", other.sets[0].game, len(again.cells))
-                tiles, catalog = again, other
-        if tiles is None:
-            raise failed
-    if game is None:
-        game = catalog.sets[0].game
-        exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-    return tiles, catalog, game, exps
-
-
 def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, float], *,
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
+    from .recognise import guess_catalog, read_tiles, survey_lattice
 
     t0 = time.perf_counter()
     grid = find_grid(rgb, cfg.grid)
@@ -234,28 +175,48 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
 
     t0 = time.perf_counter()
     tile_sets = list(tile_sets)
-    stage = dict(game=game, expansions=expansions, tile_sets=tile_sets, appearance=appearance, art_dir=art_dir)
     try:
-        tiles, catalog, game, exps = _tile_stage(rgb, grid, cfg, **stage)
-    except TableNotFoundError as exc:
-        # Nothing on the lattice looks like a tile: the lattice may have half the tiles' period
-        # (seams of the art, a blurred board): it is read again at twice the period, each of
-        # the four ways it can sit, and the way that reads the most tiles is kept.
-        exc.seen.setdefault("grid", grid)
-        best = None
-        for offset in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            coarse = coarser_grid(grid, offset)
-            try:
-                got = _tile_stage(rgb, coarse, cfg, **stage)
-            except PhotoError:
-                continue
-            if got[0].cells and (best is None or len(got[0].cells) > len(best[1][0].cells)):
-                best = (coarse, got)
-        if best is None:
-            raise
-        log.info("nothing looked like a tile on the lattice found; read at twice its period (%d tiles)",
-                 len(best[1][0].cells))
-        grid, (tiles, catalog, game, exps) = best
+        survey = None
+        others: list[Catalog] = []
+        if game is not None:
+            exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
+            catalog = catalog_for(game, exps, tile_sets)
+        else:
+            candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
+            survey = survey_lattice(rgb, grid, cfg.tiles)
+            catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
+                                    survey=survey)
+            others = [c for c in candidates if c is not catalog]
+        try:
+            tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)
+            failed: PhotoError | None = None
+        except PhotoError as exc:
+            if not others:
+                raise
+            tiles, failed = None, exc
+        gap = survey.catalog_gap if survey is not None else None
+        close = gap is not None and abs(gap) < cfg.tiles.catalog_recheck_gap
+        if others and (tiles is None or not tiles.cells or close):
+            # The guessed game's art explains nothing (every cell looks blurred or unlike a
+            # tile against it), or the guess was a close call: the other games are read too,
+            # and the one that finds the most tiles wins (the wrong game's art explains only
+            # a few cells).  Before a photo is refused, every game is tried.
+            for other in others:
+                try:
+                    again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
+                                       survey=survey)
+                except PhotoError:
+                    continue
+                if again.cells and (tiles is None or len(again.cells) > len(tiles.cells)):
+                    log.info("%d %s tiles read (catalogue guess lead %s); read as %s instead (%d tiles)",
+                             0 if tiles is None else len(tiles.cells), catalog.sets[0].game,
+                             "-" if gap is None else f"{gap:.2f}", other.sets[0].game, len(again.cells))
+                    tiles, catalog = again, other
+            if tiles is None:
+                raise failed
+        if game is None:
+            game = catalog.sets[0].game
+            exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
     except PhotoError as exc:
         exc.seen.setdefault("grid", grid)
         raise
