@@ -4,8 +4,10 @@ Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
-read too and the one that finds more tiles wins), tile recognition (:func:`~scorer.vision.recognise.read_tiles`,
-decoded as a whole board), figure detection
+read too and the one that finds more tiles wins), tile recognition
+(:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board; a
+photo shrunk to the working size whose tiles come out too small is read again
+larger), figure detection
 (:func:`~scorer.vision.figures.read_figures`, whose second look at cells the
 art does not explain may replace a misread tile: the board takes that tile and
 keeps the first reading as its runner-up; a tile it finds under a figure or ore
