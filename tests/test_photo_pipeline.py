@@ -346,3 +346,29 @@ def test_photo_shrunk_until_its_tiles_are_too_small_is_read_again_larger(retry, 
     reading = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", config=cfg)
     assert max(reading.image.shape[:2]) == 800
     assert len(reading.board.tiles) == len(truth_of(name).tiles) == tiles
+
+
+def test_prefetch_loads_every_candidate_games_templates_and_the_same_board_comes_out(monkeypatch):
+    """While the grid is found, a thread loads the tile templates of every game the photo may show
+    and the figure solids; the stages then use those very objects, so the board read is the same
+    with the prefetch on or off."""
+    from scorer.vision import config, pipeline, recognise
+
+    monkeypatch.setattr(recognise, "_TEMPLATE_CACHE", {})
+    thread = pipeline._prefetch(config.load_config(), None, None, [])
+    thread.join()
+    assert len(recognise._TEMPLATE_CACHE) == len(pipeline.CANDIDATE_GAMES) == 2
+    assert pipeline._prefetch(config.load_config(), "nogame", None, []) is None  # left to the tile stage
+
+    name = "goldrush-sheriff-midgame-easy"
+
+    def board(prefetch: bool) -> dict:
+        if not prefetch:
+            monkeypatch.setattr(pipeline, "_prefetch", lambda *a, **k: None)
+        out = pipeline.read_photo_full(SAMPLES / f"{name}.jpg").board.to_dict()
+        out.get("photo", {}).pop("seconds", None)
+        return out
+
+    with_prefetch = board(True)
+    assert with_prefetch == board(False)
+    assert len(with_prefetch["tiles"]) == 41

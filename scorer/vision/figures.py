@@ -2765,6 +2765,16 @@ def _read_models() -> None:
         log.warning("figure solids cache %s is unreadable (%s): building them again", path, exc)
 
 
+def load_cached_solids() -> None:
+    """Read the figure solids from the disk cache now (once per process; later calls do nothing).
+
+    The figure stage reads them on first use anyway; the photo pipeline calls this in a
+    thread while it looks for the grid, so that the figure stage finds them in memory.
+    """
+    if not _MODEL_FILE_READ:
+        _read_models()
+
+
 def warm_solids(max_stack: int | None = None) -> int:
     """Build every figure solid the figure stage may try, and draw the art of every built-in tile
     (:func:`_drawn_art`), into the disk cache, so that no photo pays for them.

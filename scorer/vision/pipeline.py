@@ -23,6 +23,7 @@ the photo's edge).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,18 +166,54 @@ def read_photo_full(
         raise
 
 
+def _prefetch(cfg: Any, game: str | None, expansions: Sequence[str] | None,
+              tile_sets: list) -> threading.Thread | None:
+    """Start a thread that loads what the next stages read from the disk caches (the tile
+    templates of every game the photo may show, the figure solids) while the grid is found.
+
+    The stages get the very objects they would load themselves (the same caches), only
+    sooner.  A failure here is left to the stage that needs the object, which raises it.
+    """
+    from .figures import load_cached_solids
+    from .recognise import build_templates
+
+    try:
+        if game is not None:
+            exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
+            catalogs = [catalog_for(game, exps, tile_sets)]
+        else:
+            catalogs = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
+    except (ScorerError, KeyError):  # the tile stage reports a bad game or tile set itself
+        return None
+
+    def load() -> None:
+        try:
+            for catalog in catalogs:
+                build_templates(catalog, cfg.tiles)
+            load_cached_solids()
+        except Exception as exc:  # noqa: BLE001 - the stage that needs it raises it again
+            log.debug("prefetch of the tile templates and figure solids failed: %s", exc)
+
+    thread = threading.Thread(target=load, name="scorer-prefetch", daemon=True)
+    thread.start()
+    return thread
+
+
 def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, float], *,
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
     from .recognise import guess_catalog, read_tiles, survey_lattice
 
+    tile_sets = list(tile_sets)
     t0 = time.perf_counter()
+    prefetch = _prefetch(cfg, game, expansions, tile_sets) if appearance is None and art_dir is None else None
     grid = find_grid(rgb, cfg.grid)
     seconds["grid"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    tile_sets = list(tile_sets)
+    if prefetch is not None:
+        prefetch.join()  # the tile stage's wait for what it would otherwise load itself
     try:
         survey = None
         others: list[Catalog] = []
