@@ -208,7 +208,12 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
     tile_sets = list(tile_sets)
     t0 = time.perf_counter()
     prefetch = _prefetch(cfg, game, expansions, tile_sets) if appearance is None and art_dir is None else None
-    grid = find_grid(rgb, cfg.grid)
+    try:
+        grid = find_grid(rgb, cfg.grid)
+    except BaseException:
+        if prefetch is not None:
+            prefetch.join()  # a process that exits now must not cut a cache file's writing short
+        raise
     seconds["grid"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
