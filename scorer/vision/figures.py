@@ -674,16 +674,11 @@ def _register(rect: np.ndarray, canvas: _Canvas, placements: Mapping[Cell, tuple
                 turned[key] = pics
         return [cv2.matchTemplate(win, pic, cv2.TM_CCOEFF_NORMED) for pic in pics]
 
-    if _FAST2 and _FAST:
+    if _FAST:
+        # The matching is OpenCV's (it lets go of the interpreter): two threads share the cells.
         from .recognise import parallel_map
 
         maps = dict(zip(cells, parallel_map(match, cells)))
-    elif _FAST and len(cells) >= 8 and (os.cpu_count() or 1) > 1:
-        # The matching is OpenCV's (it lets go of the interpreter): two threads share the cells.
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            maps = dict(zip(cells, pool.map(match, cells)))
     else:
         for c in cells:
             maps[c] = match(c)
@@ -803,21 +798,19 @@ def _gain(rect: np.ndarray, exp: np.ndarray, weight: np.ndarray, sigma: float) -
     H, W = weight.shape
     f = max(1, int(sigma // 4))
     w = weight.astype(np.float32)
-    if _FAST3 and f > 1:
+    if f > 1:
         from .recognise import parallel_map
 
         size = (max(1, round(W / f)), max(1, round(H / f)))
+
+        def shrink(a: np.ndarray | None) -> np.ndarray:
+            return cv2.resize(w if a is None else a * w[..., None], size, interpolation=cv2.INTER_AREA)
+
         # The weight, the weighted photo and the weighted art shrunk side by side (the same numbers).
-        w, num, den = parallel_map(
-            lambda a: cv2.resize(w if a is None else a * w[..., None], size, interpolation=cv2.INTER_AREA),
-            (None, rect, exp))
+        run = parallel_map if _FAST3 else (lambda fn, xs: [fn(x) for x in xs])
+        w, num, den = run(shrink, (None, rect, exp))
     else:
         num, den = rect * w[..., None], exp * w[..., None]
-    if f > 1 and not _FAST3:
-        size = (max(1, round(W / f)), max(1, round(H / f)))
-        w = cv2.resize(w, size, interpolation=cv2.INTER_AREA)
-        num = cv2.resize(num, size, interpolation=cv2.INTER_AREA)
-        den = cv2.resize(den, size, interpolation=cv2.INTER_AREA)
     s = sigma * w.shape[1] / W
     wb = cv2.GaussianBlur(w, (0, 0), s)
     nb = cv2.GaussianBlur(num, (0, 0), s)
@@ -874,19 +867,12 @@ def _residual_fast(norm: np.ndarray, exp: np.ndarray, cfg: FigureConfig) -> tupl
     channels in order is what it computes.  A large picture is done as two
     halves in two threads (every step is per pixel).
     """
-    if _FAST2 and norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape:
+    if norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape and (os.cpu_count() or 1) > 1:
         from .recognise import parallel_map
 
         h = norm.shape[0] // 2
         (r0, s0), (r1, s1) = parallel_map(lambda sl: _residual_fast(norm[sl], exp[sl], cfg),
                                           (slice(0, h), slice(h, None)))
-        return np.concatenate([r0, r1]), np.concatenate([s0, s1])
-    if not _FAST2 and norm.ndim == 3 and norm.shape[0] >= 256 and norm.shape == exp.shape and (os.cpu_count() or 1) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
-        h = norm.shape[0] // 2
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            (r0, s0), (r1, s1) = pool.map(lambda sl: _residual_fast(norm[sl], exp[sl], cfg), (slice(0, h), slice(h, None)))
         return np.concatenate([r0, r1]), np.concatenate([s0, s1])
     eps = cfg.chroma_eps
     yo = (norm[..., 0] + norm[..., 1] + norm[..., 2]) / 3
@@ -2049,16 +2035,11 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
             sx0, sy0 = min(w[1] for w in wins), min(w[2] for w in wins)
             sx1, sy1 = max(w[3] for w in wins), max(w[4] for w in wins)
             shared[:] = [_soft_map(norm[sy0:sy1, sx0:sx1], info["class"], cfg.soft_sigma), sx0, sy0]
-    if _FAST2 and _FAST:
+    if _FAST:
+        # Drawing and matching are mostly OpenCV's (it lets go of the interpreter): two threads share the solids.
         from .recognise import parallel_map
 
         found = parallel_map(one, kinds)
-    elif _FAST and len(kinds) > 1 and (os.cpu_count() or 1) > 1:
-        # Drawing and matching are mostly OpenCV's (it lets go of the interpreter): two threads share the solids.
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            found = list(pool.map(one, kinds))
     else:
         found = [one(kind) for kind in kinds]
     out: dict[str, dict[str, Any]] = {}
