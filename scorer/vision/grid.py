@@ -5,7 +5,14 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
 1. line segments (OpenCV's LSD) on the grey image (when no lattice is found,
    or one that frames hardly a tile, steps 2-7 run once more on segments
    found at half scale with a lower gradient threshold, for blurred photos,
-   and the lattice framing more tiles wins); the segments of a repeating
+   and the lattice framing more tiles wins; when that lattice is still weak,
+   once more on segments of the line energy image, :func:`_line_energy`,
+   where a seam seen as dashes, a striped cloth showing through its gap, is
+   one line and a fine pattern an even area: there the lattice chosen is made
+   coarser on the seams, fitted, or settled after the fit only where that
+   frames no fewer tiles; another pass's lattice replaces the one chosen when
+   it frames clearly more tiles on the seams of all passes, and two passes
+   finding the same lattice outvote the third); the segments of a repeating
    pattern (a checked or striped table cloth) are set aside: the pattern's
    periods are measured by autocorrelation in windows of coarser copies of the
    photo, and a segment whose neighbourhood repeats one period away is the
@@ -132,6 +139,13 @@ class GridConfig:
     rescale_periods: bool = True  # off: only halving and doubling
     rescale_fine: float = 0.8  # the coarsest trial lattice explaining this share of the most seams any explains wins
     rescale_gain: float = 0.7  # and a coarser one this share of the seams it would explain were it the tiles'
+    # Seams the segment detector misses (dashed where a striped cloth shows through, grain-like):
+    # when the lattice is still weak after the blurred pass, segments once more on the line energy image.
+    line_pass: bool = True  # off: no third pass
+    line_sigma: float = 1.0  # scale of the second derivatives across a seam, working-image pixels
+    line_smooth: float = 3.0  # and of the smoothing along it that joins a dashed seam, pixels
+    line_min_framed: float = 0.02  # the least tile score (min_framed_cells) of a lattice found on it
+    line_margin: float = 1.5  # another pass's lattice replaces the one chosen framing this many times the tiles
 
 
 #: Mean brightness (0-255) below which a photo without seams is called too dark.
@@ -331,8 +345,11 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
         raise exc
     evidence = _Evidence(gray, cfg)
     first: Grid | None = None
+    segs1 = _without_cloth(segs, evidence, cfg)
+    found: list[Grid] = []  # the lattice of each pass
     try:
-        first = _lattice_from_segments(_without_cloth(segs, evidence, cfg), evidence, (h, w), cfg)
+        first = _lattice_from_segments(segs1, evidence, (h, w), cfg)
+        found.append(first)
         if first.debug["tiles"] >= cfg.weak_lattice:
             return first
     except TableNotFoundError as exc:
@@ -347,15 +364,55 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
               "a weak lattice" if first is not None else f"no lattice ({error})", len(segs2))
     try:
         second = _lattice_from_segments(segs2, evidence, (h, w), cfg)
+        found.append(second)
+        if first is None or second.debug["tiles"] > first.debug["tiles"]:
+            first = second
     except TableNotFoundError:
-        if first is not None:
-            return first
+        pass
+    if cfg.line_pass and (first is None or first.debug["tiles"] < cfg.weak_lattice):
+        # Seams the segment detector sees in pieces only (a striped cloth showing through
+        # them as dashes, grain across them): once more on the line energy image, where
+        # such a seam is one continuous line and a fine repeating pattern a flat area.
+        segs3 = _without_cloth(_segments(_line_energy(gray, cfg), cfg), evidence, cfg)
+        log.debug("%s; again with %d segments of the line energy image",
+                  "a weak lattice" if first is not None else "no lattice", len(segs3))
+        try:
+            found.append(_lattice_from_segments(segs3, evidence, (h, w), cfg, guard=True))
+        except TableNotFoundError:
+            pass
+        # Each pass scored its lattice on its own segments: on the seams of all three
+        # passes, another pass's lattice must frame clearly more tiles than the one chosen.
+        if len(found) > 1:
+            every = np.r_[segs1, segs2, segs3]
+            q1, q2 = (every[:, :2] - evidence.c) / evidence.half, (every[:, 2:4] - evidence.c) / evidence.half
+            scores = [_tile_score(g.Hn, g.k1, np.c_[_undistort(q1, g.k1, g.k2), _undistort(q2, g.k1, g.k2)],
+                                  evidence, cfg) for g in found]
+            log.debug("the lattices of the passes frame %s tiles on the seams of all passes",
+                      ", ".join(f"{t:.2f}" for t in scores))
+            best = int(np.argmax(scores))
+            if first is None or scores[best] > cfg.line_margin * scores[next(
+                    n for n, g in enumerate(found) if g is first)]:
+                first = found[best]
+            # Two passes finding the same lattice outvote a third.
+            middle = np.median(0.5 * (segs3[:, :2] + segs3[:, 2:4]), axis=0) / scale
+            pairs = [(a, b) for a in range(len(found)) for b in range(a + 1, len(found))
+                     if _same_lattice(found[a], found[b], middle)]
+            if pairs and not any(first is found[n] for pair in pairs for n in pair):
+                first = found[max((n for pair in pairs for n in pair), key=lambda n: scores[n])]
+                log.debug("two passes found the same lattice: it is chosen")
+        elif found:
+            first = found[0]
+    if first is None:
         raise error from None
-    return second if first is None or second.debug["tiles"] > first.debug["tiles"] else first
+    return first
 
 
 def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple[int, int],
-                           cfg: GridConfig) -> Grid:
+                           cfg: GridConfig, guard: bool = False) -> Grid:
+    # ``guard`` (seams seen in pieces, whose lines look partly empty): the lattice chosen is
+    # made coarser by settling it on the seams (:func:`_settle`), fitted, and settled again
+    # after the fit, each only where that frames no fewer tiles; its least tile score is
+    # ``line_min_framed``.
     h, w = shape
     if len(segs) < 2 * cfg.min_family_segments:
         raise TableNotFoundError(
@@ -400,13 +457,17 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
         log.debug("the lattice framing most cells is a repeating pattern: %d segments set aside", (on & keep).sum())
         keep = keep & ~on
     best = _choose(pool, evidence, cfg)
-    if best is None or best[1] < cfg.min_framed_cells:
+    if best is None or best[1] < (cfg.line_min_framed if guard else cfg.min_framed_cells):
         raise TableNotFoundError(
             "no regular tile grid found (no cells framed by seams); take the photo closer, "
             "more from above (less tilt) and with more light"
         )
     H0, score, k1_0, usegs0, keep = best
-    H0 = _settle(H0, usegs0, cfg)
+    Hs = _settle(H0, usegs0, cfg)
+    if not guard or not _coarser(Hs, H0) or _tile_score(Hs, k1_0, usegs0, evidence, cfg) >= score:
+        H0 = Hs
+    else:
+        log.debug("settling the lattice on the seams would frame fewer tiles: kept as chosen")
     q1, q2 = q1[keep], q2[keep]
     # The board: the cells the lattice frames (or, failing that, all its seams).
     out: list = []
@@ -418,10 +479,16 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
         log.debug("the least-squares fit moved the lattice too far: kept the lattice found")
         Hn, k1, k2 = H0, k1_0, 0.0
     usegs = np.c_[_undistort(q1, k1, k2), _undistort(q2, k1, k2)]
+    if guard and _tile_score(Hn, k1, usegs, evidence, cfg) < _tile_score(H0, k1_0, usegs0, evidence, cfg):
+        log.debug("the least-squares fit frames fewer tiles: kept the lattice found")
+        Hn, k1, k2, usegs = H0, k1_0, 0.0, usegs0
     # Settled once more on the fitted lattice: a lattice of half the tile size a
     # little off the seams before the fit misses them on its own lines and looks
     # balanced; on the seams it shows its empty tile middles.
     Hs = _settle(Hn, usegs, cfg)
+    if guard and not np.allclose(Hs, Hn) and _tile_score(Hs, k1, usegs, evidence, cfg) < _tile_score(
+            Hn, k1, usegs, evidence, cfg):
+        Hs = Hn
     if not np.allclose(Hs, Hn):
         log.debug("the fitted lattice settled again (moved, or its period halved or doubled)")
         Hn = Hs
@@ -442,6 +509,27 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
     grid.Hn = _north_up(grid)
     grid.debug["start"] = (_north_up(Grid(H0, (h, w), k1_0)), k1_0)
     return grid
+
+
+def _same_lattice(a: Grid, b: Grid, middle: np.ndarray, reach: int = 1) -> bool:
+    """Whether two grids put the same cells round photo pixel ``middle`` (2,): the centre of each
+    of the ``2 reach + 1`` squared cells of either round it lies within a quarter tile of a cell centre
+    of the other (up to whole cells and quarter turns)."""
+    for g, other in ((a, b), (b, a)):
+        lat = g.to_lattice(middle[None, :])
+        if not np.all(np.isfinite(lat)):
+            return False
+        k = np.arange(-reach, reach + 1)
+        cells = np.floor(lat) + np.stack(np.meshgrid(k, k), axis=-1).reshape(-1, 2) + 0.5
+        there = other.to_lattice(g.to_photo(cells))
+        if not np.all(np.isfinite(there)) or np.abs(there - np.floor(there) - 0.5).max() >= 0.25:
+            return False
+    return True
+
+
+def _coarser(Hs: np.ndarray, H: np.ndarray) -> bool:
+    """Whether ``Hs`` (``S @ H``, ``S`` an affine map of the lattice, :func:`_settle`) has larger cells than ``H``."""
+    return bool(abs(np.linalg.det(Hs)) < 0.9 * abs(np.linalg.det(H)))
 
 
 def _choose(cands: list, evidence: "_Evidence", cfg: GridConfig) -> tuple | None:
@@ -812,6 +900,36 @@ def _segments(gray: np.ndarray, cfg: GridConfig, *, blurred: bool = False) -> np
     length = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
     keep = length > cfg.min_segment * np.hypot(*gray.shape)
     return s[keep]
+
+
+def _line_energy(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    """Line energy image (H, W) uint8: how strongly a thin line runs through each pixel, any contrast.
+
+    The Hessian ``Hs`` of the grey image (second derivatives at scale
+    ``line_sigma`` pixels) is ``lambda n n^T`` on a thin line of normal ``n``,
+    ``lambda`` positive on a dark line and negative on a bright one; its square
+    ``Hs Hs`` is ``lambda^2 n n^T`` for both.  Averaged over ``line_smooth``
+    pixels (like a structure tensor, Forstner and Gulch 1987; Bigun and Granlund
+    1987), a seam whose gap shows a striped cloth as dark and bright dashes
+    becomes one line of one orientation, and a pattern finer than the averaging
+    scale an evenly bright area without edges; the image is the square root of
+    the averaged tensor's anisotropy (half its eigenvalue difference), scaled
+    so that its 99.5th percentile is 255.
+
+    Parameters
+    ----------
+    gray : (H, W) uint8 ndarray
+        The working grey image.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), cfg.line_sigma)
+    xx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    yy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    xy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    a, b, c = (cv2.GaussianBlur(t, (0, 0), cfg.line_smooth) for t in (xx * xx + xy * xy, xy * (xx + yy),
+                                                                      yy * yy + xy * xy))
+    e = np.sqrt(np.sqrt(0.25 * (a - c) ** 2 + b * b))
+    top = float(np.percentile(e, 99.5))
+    return np.clip(e * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
 
 
 def _without_cloth(segs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> np.ndarray:
