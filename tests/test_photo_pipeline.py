@@ -270,8 +270,8 @@ def test_wrongly_guessed_game_is_given_up_for_the_other(monkeypatch, name):
 @pytest.mark.parametrize("gap, games_read", [(0.1, ["carcassonne", "goldrush"]), (2.0, ["carcassonne"])])
 def test_close_catalogue_guess_is_checked_by_reading_the_other_game(monkeypatch, gap, games_read):
     """A guess that leads by less than ``catalog_recheck_gap`` is checked: both games are read and the
-    one that finds more tiles wins.  On this Gold Rush photo, base Carcassonne's art explains 9 cells
-    and Gold Rush's 41.  A sure guess is not read twice."""
+    one whose tiles match the photo best wins.  On this Gold Rush photo, base Carcassonne's art explains
+    9 cells and Gold Rush's 41.  A sure guess is not read twice."""
     from scorer.vision import pipeline, recognise
 
     name = "goldrush-sheriff-midgame-easy"
@@ -296,6 +296,36 @@ def test_close_catalogue_guess_is_checked_by_reading_the_other_game(monkeypatch,
         assert len(board.tiles) == len(truth_of(name).tiles) == 41
     else:
         assert board.game == "carcassonne"
+
+
+def test_close_catalogue_guess_prefers_the_better_matched_reading_to_the_longer_one(monkeypatch):
+    """The wrong game's art may read many cells poorly (patches of table, misread tiles): of the two
+    readings, the one whose tiles' match scores add up to more wins, not the one with more tiles."""
+    import dataclasses
+
+    from scorer.vision import pipeline, recognise
+
+    name = "goldrush-sheriff-midgame-easy"
+    real_guess, real_read = recognise.guess_catalog, recognise.read_tiles
+
+    def wrong(rgb, grid, candidates, *args, **kwargs):
+        right = real_guess(rgb, grid, candidates, *args, **kwargs)
+        kwargs["survey"].catalog_gap = 0.1
+        return next(c for c in candidates if c is not right)
+
+    def many_poor(rgb, grid, catalog, *args, **kwargs):
+        reading = real_read(rgb, grid, catalog, *args, **kwargs)
+        if catalog.sets[0].game == "carcassonne":
+            one = next(iter(reading.cells.values()))
+            reading.cells = {(100 + i, 100): dataclasses.replace(one, cell=(100 + i, 100), score=0.2)
+                             for i in range(60)}
+        return reading
+
+    monkeypatch.setattr(recognise, "guess_catalog", wrong)
+    monkeypatch.setattr(recognise, "read_tiles", many_poor)
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg").board
+    assert board.game == "goldrush"
+    assert len(board.tiles) == len(truth_of(name).tiles) == 41
 
 
 def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures(monkeypatch):

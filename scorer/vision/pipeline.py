@@ -4,7 +4,7 @@ Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
-read too and the one that finds more tiles wins), tile recognition
+read too and the one whose tiles match the photo best wins), tile recognition
 (:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board; a
 photo shrunk to the working size whose tiles come out too small is read again
 larger), figure detection
@@ -243,18 +243,21 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         if others and (tiles is None or not tiles.cells or close):
             # The guessed game's art explains nothing (every cell looks blurred or unlike a
             # tile against it), or the guess was a close call: the other games are read too,
-            # and the one that finds the most tiles wins (the wrong game's art explains only
-            # a few cells).  Before a photo is refused, every game is tried.
+            # and the one whose art explains the photo best wins (_explained: the wrong
+            # game's art fits a few cells, or many table cells poorly).  Before a photo is
+            # refused, every game is tried.
             for other in others:
                 try:
                     again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
                                        survey=survey)
                 except PhotoError:
                     continue
-                if again.cells and (tiles is None or len(again.cells) > len(tiles.cells)):
-                    log.info("%d %s tiles read (catalogue guess lead %s); read as %s instead (%d tiles)",
-                             0 if tiles is None else len(tiles.cells), catalog.sets[0].game,
-                             "-" if gap is None else f"{gap:.2f}", other.sets[0].game, len(again.cells))
+                if again.cells and (tiles is None or _explained(again) > _explained(tiles)):
+                    log.info("%d %s tiles read (catalogue guess lead %s, match %.1f); read as %s instead "
+                             "(%d tiles, match %.1f)", 0 if tiles is None else len(tiles.cells),
+                             catalog.sets[0].game, "-" if gap is None else f"{gap:.2f}",
+                             0.0 if tiles is None else _explained(tiles), other.sets[0].game, len(again.cells),
+                             _explained(again))
                     tiles, catalog = again, other
             if tiles is None:
                 raise failed
@@ -302,6 +305,17 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
+
+
+def _explained(tiles: Any) -> float:
+    """How much of a photo a reading's tiles explain: the sum of their fine match scores (-1..1 each).
+
+    Of two games' readings of one photo, the right game's tiles match well
+    (about 0.6-0.85 each); the wrong game's art fits only a few cells, or reads
+    patches of table and misreads tiles as many poorly matched ones (about
+    0.1-0.5 each), so a count of tiles alone can favour it.
+    """
+    return float(sum(c.score for c in tiles.cells.values()))
 
 
 def _drop_cell(figs: Any, cell: tuple[int, int]) -> None:
