@@ -222,7 +222,8 @@ def test_misread_tile_replaced_not_read_as_figures(goldrush_scene):
     placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
     placements[(2, 0)] = (truth.catalog["GR13"], 1)
     blind = read_figures(result.image, grid, placements,
-                         FigureConfig(refit=False, max_colour_figures=99, max_cell_followers=99), game="goldrush")
+                         FigureConfig(refit=False, max_colour_figures=99, max_cell_followers=99, sheriff_gold_logit=0.0),
+                         game="goldrush")
     cmp = compare_boards(truth, _as_board(truth, blind), offset=(0, 0))
     assert cmp.figures_pred > cmp.figures_truth == 6
     reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush")

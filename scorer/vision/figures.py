@@ -71,7 +71,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    nadir by the lean of a tall stack (:func:`_lean_back`).
 9. **colours** (:mod:`scorer.vision.colour`): all player figures of the photo
    are read together, among ``players`` when given.  Rules bound the reading:
-   one Sheriff (the likeliest), one tent per colour (seed 000).
+   one Sheriff (the likeliest; one surely of his gold before pale ones, which
+   may be nuggets of the art: :func:`_sheriff_gold`), one tent per colour
+   (seed 000).
 10. **locations**: the foot is taken into its own tile (through the tile's
     registration) and to the nearest spot, among the locations of the features
     the figure may stand on (farmers: fields and prairies; followers and
@@ -82,6 +84,10 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
     a spot of a feature it may stand on, unless the outlines clearly disagree.
     Runners-up are kept as ``alternatives``.  Where the second look replaced
     the tile read, the location is one the tile read has (the board keeps it).
+    Where no Sheriff was placed and a Sheriff of his gold stands on no mountain
+    of the tile read, the tile may be misread: a runner-up tile of the second
+    look with a mountain spot at his foot takes him and replaces the tile read
+    (:func:`_sheriff_on_runner_up`).
 
 Every reading carries a ``confidence``: location, colour and kind
 probabilities multiplied.
@@ -200,6 +206,11 @@ class FigureConfig:
     foot_gap_hues: tuple = ("red", "green", "blue", "yellow")  # two candidates of two of these colours (player figures, not shades of one) are two figures however near their feet
     tent_promote: float = 2.0  # a player with no tent read gets one: its cowboy with the highest tent decision logit, when above minus this and a mountain spot takes it (0: off)
     tent_promote_slack: float = 0.01  # ... and when the tent's outline correlation is at most this below the better cowboy outline's
+    spot_alt_tiles: bool = True  # a Sheriff no mountain spot of the tile read takes is tried on the second look's runner-up tiles of its cell, and such a tile then replaces the tile read (off: no Sheriff there)
+    spot_alt_slack: float = 0.04  # ... the tiles whose small misfit (refit_px) is at most this above the tile read's
+    spot_alt_top: int = 20  # ... at most this many of them, best first
+    spot_alt_gold: float = 0.35  # ... for a candidate at most this far from the Sheriff's gold (colour.distances; pale gold of the art is farther)
+    sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
 
 
 @dataclass
@@ -1129,6 +1140,12 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         else:
             gi = index[(t.tile.id, t.rot)]
             looks[c] = {"best": float(coarse.min()), "read": float(coarse[gi])}
+            if cfg.spot_alt_tiles:
+                # Runners-up within spot_alt_slack of the tile read: a Sheriff no mountain of the
+                # tile read takes may tell which of them lies there (_spot_alternative).
+                near = np.flatnonzero(coarse <= coarse[gi] + cfg.spot_alt_slack)
+                near = near[np.argsort(coarse[near], kind="stable")][:cfg.spot_alt_top + 1]
+                looks[c]["runners"] = [(kinds[k][0], kinds[k][1], float(coarse[k])) for k in near if k != gi]
             # The small comparison only picks the tiles to compare closely: the tile
             # read is kept at once only when it is best by a clear margin there.
             runner = float(coarse[order[1]]) if order[0] == gi and len(order) > 1 else float(coarse.min())
@@ -2190,6 +2207,13 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                 continue
             t, frac = at_tile
             loc = (CENTRE, 1.0, [], 0.0) if role == "gold" else _locate_read(frac, t, given, role, cfg)
+            if (role == "sheriff" and cfg.spot_alt_tiles and (loc is None or loc[3] > cfg.max_spot_distance)
+                    and float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], ("gold",))[0, 0])
+                    <= cfg.spot_alt_gold):
+                # No mountain of the tile read takes it: the tile may be misread (see below).
+                alt = _spot_alternative(frac, t, out.debug.get("looks", {}), given, cfg)
+                if alt is not None:
+                    info["_sheriff_alt"] = (alt[0], frac, alt[1], mt)
             if loc is None:
                 continue
             if role == "ore" and loc[3] > cfg.max_spot_distance:
@@ -2242,7 +2266,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             small = info["area"] < cfg.min_area_mm2 and "gold" not in roles
             info["why"] = ("too small for a figure" if small and roles else "no feature for it here" if roles
                            else "does not look like a figure")
-            out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
+            info["_unkept"] = {**_public(info), "kept": False, "why": info["why"]}
+            out.blobs.append(info["_unkept"])
             continue
         rows.append((b, *placed))
     if splits:
@@ -2261,6 +2286,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             undone.update(idx)
             rows.append(whole)
         rows = [r for i, r in enumerate(rows) if i not in undone]
+
+    if game == "goldrush" and cfg.spot_alt_tiles and not any(r[1] == "sheriff" for r in rows):
+        _sheriff_on_runner_up(rows, cands, tiles, given, out, cfg)
 
     def demote(i: int) -> None:
         """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot)."""
@@ -2304,7 +2332,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     # At most one Sheriff: the likeliest (outline and colour); the others are yellow figures.
     sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
     if len(sheriffs) > 1:
-        keep = max(sheriffs, key=lambda i: _kind_confidence(rows[i][0].info, "sheriff", cfg))
+        keep = max(sheriffs, key=lambda i: (_sheriff_gold(rows[i][0].info, cfg),
+                                            _kind_confidence(rows[i][0].info, "sheriff", cfg)))
         gone = set()
         for i in sheriffs:
             if i != keep:
@@ -2362,6 +2391,104 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             g["count"] += int(mt["count"])
             g["confidence"] = round(min(g["confidence"], shape_conf), 3)
     out.gold = list(gold.values())
+
+
+def _sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
+    """Whether a Sheriff candidate is surely of the Sheriff's gold: within ``spot_alt_gold`` of it
+    (:func:`scorer.vision.colour.distances`) with a Sheriff logit of at least ``sheriff_gold_logit``.
+
+    The art's gold nuggets and sand look pale gold and their small blobs often
+    get a higher Sheriff logit than the Sheriff himself; where several
+    candidates are read as the Sheriff, one that is surely of his gold goes
+    first (``sheriff_gold_logit`` 0: off).
+    """
+    from . import colour
+
+    if cfg.sheriff_gold_logit <= 0 or info.get("_logits", {}).get("sheriff", -math.inf) < cfg.sheriff_gold_logit:
+        return False
+    rgb = np.asarray(info["rgb"], dtype=np.float64)[None]
+    return bool(colour.distances(rgb, ("gold",))[0, 0] <= cfg.spot_alt_gold)
+
+
+def _spot_alternative(frac: np.ndarray, t: _Tile, looks: Mapping[Cell, Mapping[str, Any]],
+                      given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig
+                      ) -> tuple[_Tile, tuple[str, float, list[dict[str, Any]], float]] | None:
+    """The runner-up tile of a cell on which a mountain spot takes the Sheriff's foot.
+
+    The Sheriff stands on a mountain (seed 000, rules.md section 7); where no
+    mountain spot of the tile read lies within ``max_spot_distance`` of its foot
+    (``frac``, fractions of the tile), the tile may be misread: the second look's
+    runners-up of the cell (:func:`_refit`, ``looks[cell]["runners"]``: tiles
+    whose small misfit is within ``spot_alt_slack`` of the tile read's, best
+    first) are tried in turn, under the tile read's registration.
+
+    Returns
+    -------
+    (_Tile, location) or None
+        The first runner-up whose mountain spot takes the foot, with the
+        location (:func:`_locate_read`); ``None`` when none does.
+    """
+    for tile, rot, _coarse in looks.get(t.cell, {}).get("runners", ()):
+        alt = _Tile(t.cell, tile, rot, t.A, t.score)
+        loc = _locate(frac, tile, rot, "sheriff", cfg)
+        if loc is None or loc[3] > cfg.max_spot_distance:
+            continue
+        return alt, _locate_read(frac, alt, given, "sheriff", cfg)
+    return None
+
+
+def _sheriff_on_runner_up(rows: list[tuple], cands: Sequence[_Blob], tiles: dict[Cell, _Tile],
+                          given: Mapping[Cell, tuple[TileType, int]], out: FigureReading, cfg: FigureConfig) -> None:
+    """Where no Sheriff was placed, place the likeliest one a runner-up tile takes, and take that tile.
+
+    A candidate read as the Sheriff first (:func:`_roles`), of the Sheriff's
+    gold (within ``spot_alt_gold``: the art's pale gold nuggets are not), whose
+    cell's tile read has no mountain spot near its foot, but a runner-up of the
+    second look has (:func:`_spot_alternative`), is the Sheriff on that tile: of
+    such candidates, the one with the highest Sheriff logit.  Its row (a yellow
+    cowboy or tent it fell back to) is replaced, or it is added; the runner-up
+    replaces the tile read (``out.tiles``, ``"figure": "sheriff"``) and the
+    other figures on the cell are located again on it.  ``rows`` and ``tiles``
+    are changed in place.
+    """
+    from . import colour
+
+    found = [b for b in cands if b.info.get("_sheriff_alt") is not None
+             and b.info.get("_logits", {}).get("sheriff", 0) > 0
+             and float(colour.distances(np.asarray(b.info["rgb"], dtype=np.float64)[None], ("gold",))[0, 0])
+             <= cfg.spot_alt_gold]
+    if not found:
+        return
+    b = max(found, key=lambda q: q.info["_logits"]["sheriff"])
+    t_new, frac, loc, mt = b.info["_sheriff_alt"]
+    if loc is None:
+        return
+    c = t_new.cell
+    old = tiles[c]
+    row = (b, "sheriff", t_new, frac, loc, mt)
+    at = [i for i, r in enumerate(rows) if r[0] is b]
+    if at:
+        rows[at[0]] = row
+    else:
+        rows.append(row)
+        if b.info.get("_unkept") is not None:
+            out.blobs[:] = [d for d in out.blobs if d is not b.info["_unkept"]]
+    for i, r in enumerate(rows):
+        if r[0] is b or r[2].cell != c:
+            continue
+        kind = r[1]
+        lo = None if kind == "gold" else _locate_read(r[3], t_new, given, kind, cfg)
+        if lo is None and kind != "gold":
+            lo = _locate_read(r[3], t_new, given, "any", cfg)
+        rows[i] = (r[0], kind, t_new, r[3], lo if lo is not None else r[4], r[5])
+    tiles[c] = t_new
+    runners = {(q[0].id, q[1]): q[2] for q in out.debug.get("looks", {}).get(c, {}).get("runners", ())}
+    read = out.debug.get("looks", {}).get(c, {}).get("read", 1.0)
+    out.tiles[c] = {"tile": t_new.tile.id, "rot": t_new.rot,
+                    "misfit": round(runners.get((t_new.tile.id, t_new.rot), read), 4),
+                    "misfit_read": round(read, 4), "figure": "sheriff"}
+    log.debug("figures: the Sheriff at %s stands on no mountain of %s rot %d: read %s rot %d there", c,
+              old.tile.id, old.rot, t_new.tile.id, t_new.rot)
 
 
 def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any], tiles: dict[Cell, _Tile],
