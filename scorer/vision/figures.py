@@ -211,6 +211,9 @@ class FigureConfig:
     spot_alt_top: int = 20  # ... at most this many of them, best first
     spot_alt_gold: float = 0.35  # ... for a candidate at most this far from the Sheriff's gold (colour.distances; pale gold of the art is farther)
     sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
+    ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
+    tent_promote_black: float = 3.0  # tent_promote for a black cowboy, whose faces show almost no shading for the tent decision to weigh (0: tent_promote)
+    shadow_touch: float = 0.08  # a figure candidate of a colour no player has (grey in Gold Rush) whose pixels come this near a kept figure's or stack's is its shadow or shaded side, not a figure (0: off), tile units
 
 
 @dataclass
@@ -2164,7 +2167,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     as two candidates, the part inside the outline and the part outside; the
     split stands when they give one ore stack and one cowboy or tent.  A
     candidate of a colour no player has (grey in Gold Rush) is a figure only
-    within ``off_colour_distance`` of a player colour.
+    within ``off_colour_distance`` of a player colour, and none at all when it
+    touches another kept candidate (:func:`_drop_shadows`: its shadow).
     """
     from . import colour
 
@@ -2237,9 +2241,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             # (classified in their turn below; kept when they give a stack and a figure).
             rest = _ore_remainder(b, placed[4], cam, canvas, cfg)
             cut = False
-            sh = info["shapes"]
-            clear = sh.get("ore", 0.0) - max(sh.get("meeple", 0.0), sh.get("farmer", 0.0), sh.get("tent", 0.0))
-            if rest is None and cfg.ore_cut_mm2 > 0 and info["area"] >= cfg.ore_cut_mm2 and clear < cfg.ore_cut_margin:
+            if rest is None and _cut_worth_trying(info, cfg):
                 rest = _ore_cut(b, norm, res, owner, cam, canvas, cfg, game)
                 cut = rest is not None
             if rest is not None:
@@ -2328,6 +2330,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             kept_feet.append((foot, cls))
             kept.append(i)
     rows = [r for i, r in enumerate(rows) if i not in drop]
+    if cfg.shadow_touch > 0:
+        _drop_shadows(rows, allowed, out, cfg)
 
     # At most one Sheriff: the likeliest (outline and colour); the others are yellow figures.
     sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
@@ -2499,7 +2503,9 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
     from above fits a cowboy's, lying or standing, nearly as well (the roof's two
     slopes look alike a quarter turn round); so where a colour has no tent read,
     its cowboy whose tent decision (:func:`_roles`) is least against a tent is one
-    when that logit is above ``-cfg.tent_promote``, its colour may be a tent, the
+    when that logit is above ``-cfg.tent_promote`` (``-cfg.tent_promote_black`` for a black
+    cowboy: a black solid's faces show almost no shading, so the decision's shading
+    terms tell little and its logit strays further), its colour may be a tent, the
     tent's outline fits it at most ``tent_promote_slack`` worse than a cowboy's
     and its foot lies within ``max_spot_distance`` of a mountain spot.
     ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``) is changed in place.
@@ -2511,7 +2517,8 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         info = b.info
         z = info.get("_logits", {}).get("tent")
         col = colour_of[i].colour
-        if kind not in ("meeple", "farmer") or col in has or z is None or z <= -cfg.tent_promote:
+        limit = cfg.tent_promote_black if col == "black" and cfg.tent_promote_black > 0 else cfg.tent_promote
+        if kind not in ("meeple", "farmer") or col in has or z is None or z <= -limit:
             continue
         mt = info.get("_matches", {}).get("tent")
         if mt is None or "tent" not in info.get("_roles", ()) or info.get("_cut") or z <= best.get(col, (-math.inf,))[0]:
@@ -2529,6 +2536,48 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         best[col] = (z, i, (b, "tent", t, frac, loc, mt))
     for _, i, row in best.values():
         rows[i] = row
+
+
+def _touching(a: _Blob, b: _Blob, reach: float) -> bool:
+    """Whether some pixel of candidate ``a`` lies within ``reach`` (tile units) of one of ``b``'s."""
+    lo, hi = b.xy.min(axis=0) - reach, b.xy.max(axis=0) + reach
+    near = a.xy[np.all((a.xy >= lo) & (a.xy <= hi), axis=1)]
+    if not len(near):
+        return False
+    lo, hi = a.xy.min(axis=0) - reach, a.xy.max(axis=0) + reach
+    other = b.xy[np.all((b.xy >= lo) & (b.xy <= hi), axis=1)]
+    if not len(other):
+        return False
+    d2 = ((near[:, None, :] - other[None, :, :]) ** 2).sum(axis=2)
+    return bool(d2.min() <= reach * reach)
+
+
+def _drop_shadows(rows: list[tuple], allowed: Sequence[str], out: FigureReading, cfg: FigureConfig) -> None:
+    """Drop the figures of a colour no player has that touch another kept candidate: its shadow.
+
+    A figure or an ore stack casts its shadow on the tile beside it, and its side
+    turned from the light is darker than its lit side; both read as a candidate of
+    grey (Gold Rush has no grey figures, rules.md section 6), split from the
+    figure by colour but touching it.  A real figure reads in its own colour;
+    so a player-figure candidate whose colour class no player has and whose
+    pixels come within ``shadow_touch`` (tile units) of another kept candidate
+    (figure, Sheriff, ore stack) is that candidate's shadow or shaded side.
+    ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``) is changed in place.
+    """
+    from . import colour
+
+    drop = set()
+    for i, r in enumerate(rows):
+        info = r[0].info
+        cls = info.get("class", "")
+        if r[1] not in ("meeple", "farmer", "tent") or cls not in colour.COLOURS or cls in allowed:
+            continue
+        if any(j != i and j not in drop and rows[j][0].info.get("class") != cls
+               and _touching(r[0], rows[j][0], cfg.shadow_touch) for j in range(len(rows))):
+            drop.add(i)
+            info["why"] = "shadow of a candidate it touches"
+            out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
+    rows[:] = [r for i, r in enumerate(rows) if i not in drop]
 
 
 def _foot_taken(foot: np.ndarray, cls: str, kept: Sequence[tuple[np.ndarray, str]], cfg: FigureConfig) -> bool:
@@ -2578,6 +2627,21 @@ def _inside_outline(small: _Blob, big: _Blob, kind: str, mt: dict[str, Any], cam
     inside = np.zeros(len(uv), bool)
     inside[ok] = sil[uv[ok, 1], uv[ok, 0]] > 0
     return bool(inside.mean() >= cfg.inside_share)
+
+
+def _cut_worth_trying(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
+    """Whether a candidate read as an ore stack is also tried cut at its waist (:func:`_ore_cut`).
+
+    It must be at least ``ore_cut_mm2`` large, and either the stack's outline fits it
+    less than ``ore_cut_margin`` better than a figure's, or no outline fits it well
+    (best correlation below ``ore_cut_fit``): one solid does not explain a cowboy
+    standing against a stack, however much darker and larger the stack's part is.
+    """
+    sh = info.get("shapes", {})
+    if cfg.ore_cut_mm2 <= 0 or info["area"] < cfg.ore_cut_mm2:
+        return False
+    clear = sh.get("ore", 0.0) - max(sh.get("meeple", 0.0), sh.get("farmer", 0.0), sh.get("tent", 0.0))
+    return clear < cfg.ore_cut_margin or max(sh.values(), default=0.0) < cfg.ore_cut_fit
 
 
 def _ore_remainder(b: _Blob, mt: dict[str, Any], cam: Camera, canvas: _Canvas, cfg: FigureConfig) -> _Blob | None:
