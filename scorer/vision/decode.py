@@ -70,12 +70,17 @@ class DecodeProblem:
         Per cell, the match score of each candidate (about 0..1, higher is better).
     occupancy : list of float, optional
         Per cell, the probability that it holds a tile; ``None``: every cell holds one.
+    softness : list of float, optional
+        Per cell, a factor (>= 1) on ``unary_temperature``: a cell partly hidden by
+        figures or ore stacks tells its candidates apart less surely, so its
+        neighbours' sides and the box counts weigh more there.  ``None``: 1 everywhere.
     """
 
     cells: list[tuple[int, int]]
     keys: list[list[Key]]
     scores: list[np.ndarray]
     occupancy: list[float] | None = None
+    softness: list[float] | None = None
 
 
 @dataclass
@@ -150,7 +155,8 @@ def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperatur
     for k in range(n):
         keys: list[Key | None] = list(problem.keys[k])
         s = np.asarray(problem.scores[k], float)
-        u = (s - s.max()) / unary_temperature if len(s) else np.zeros(0)
+        temperature = unary_temperature * (problem.softness[k] if problem.softness is not None else 1.0)
+        u = (s - s.max()) / temperature if len(s) else np.zeros(0)
         if occ is not None:
             p = float(np.clip(occ[k], 1e-6, 1 - 1e-6))
             u = np.append(u + np.log(p), np.log(1 - p))
@@ -432,6 +438,9 @@ def _summarise(state: _State, temperature: float, catalog: Catalog) -> Decoded:
 def decode(match, cells: Sequence[int], occupancy: np.ndarray, tpl, catalog: Catalog, cfg) -> Decoded:
     """Decode examined cells of a match (used by :func:`scorer.vision.recognise.read_tiles`).
 
+    A cell a share ``h`` of whose tile is hidden (``match.hidden_share``) decodes at
+    ``1 + cfg.hidden_softness * h`` times the unary temperature (``DecodeProblem.softness``).
+
     Parameters
     ----------
     match : recognise._Match
@@ -457,6 +466,9 @@ def decode(match, cells: Sequence[int], occupancy: np.ndarray, tpl, catalog: Cat
         [match.score[k] for k in cells],
         [float(occupancy[k]) for k in cells],
     )
+    if cfg.hidden_softness > 0 and match.hidden_share is not None:
+        # What a figure hides cannot tell look-alike tiles apart (wild horses from a camp).
+        problem.softness = [1.0 + cfg.hidden_softness * float(match.hidden_share[k]) for k in cells]
     return decode_problem(problem, catalog, unary_temperature=cfg.unary_temperature,
                           side_penalty=cfg.side_penalty, box_penalty=cfg.box_penalty,
                           rounds=cfg.decode_rounds, confidence_temperature=cfg.confidence_temperature,

@@ -215,6 +215,7 @@ class TileConfig:
     occ_dark: float = 0.6  # pixels darker than this share of the art of each of ... (0: off)
     occ_dark_candidates: int = 3  # ... this many best candidates are hidden too (black wood, an ore stack)
     catalog_recheck_gap: float = 0.6  # a guessed catalogue leading by less is checked by reading the runner-up too
+    hidden_softness: float = 3.0  # a cell's decoding temperature grows by this times its share hidden (0: off)
 
 
 @dataclass
