@@ -252,12 +252,13 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
                                        survey=survey)
                 except PhotoError:
                     continue
-                if again.cells and (tiles is None or _explained(again) > _explained(tiles)):
+                have = 0.0 if tiles is None else _explained(tiles)
+                found = _explained(again)
+                if again.cells and (tiles is None or found > have):
                     log.info("%d %s tiles read (catalogue guess lead %s, match %.1f); read as %s instead "
                              "(%d tiles, match %.1f)", 0 if tiles is None else len(tiles.cells),
-                             catalog.sets[0].game, "-" if gap is None else f"{gap:.2f}",
-                             0.0 if tiles is None else _explained(tiles), other.sets[0].game, len(again.cells),
-                             _explained(again))
+                             catalog.sets[0].game, "-" if gap is None else f"{gap:.2f}", have,
+                             other.sets[0].game, len(again.cells), found)
                     tiles, catalog = again, other
             if tiles is None:
                 raise failed
