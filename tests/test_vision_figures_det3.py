@@ -19,17 +19,21 @@ from scorer.vision.figures import FigureConfig, _Canvas, _promote_tents, _spot, 
 PX = 64
 
 
-@pytest.fixture(scope="module")
-def board():
+def two_tiles(first: str, second: str):
+    """A canvas of ``PX`` pixels a tile holding Gold Rush tile ``first`` at (0, 0) and ``second`` at (1, 0),
+    both at rot 0 and registered exactly; returns ``(catalogue, canvas, tiles, given)``."""
     cat = catalog_for("goldrush", ["sheriff"])
     canvas = _Canvas(lo=(-1, -1), cells=(4, 3), px=PX)
     tiles = {}
-    for cell, code in (((0, 0), "GR10"), ((1, 0), "GR01")):
+    for cell, code in (((0, 0), first), ((1, 0), second)):
         u, v = canvas.origin_px(cell)
-        A = np.array([[1.0, 0.0, u], [0.0, 1.0, v]])
-        tiles[cell] = _Tile(cell, cat[code], 0, A, 0.9)
-    given = {c: (t.tile, t.rot) for c, t in tiles.items()}
-    return canvas, tiles, given
+        tiles[cell] = _Tile(cell, cat[code], 0, np.array([[1.0, 0.0, u], [0.0, 1.0, v]]), 0.9)
+    return cat, canvas, tiles, {c: (t.tile, t.rot) for c, t in tiles.items()}
+
+
+@pytest.fixture(scope="module")
+def board():
+    return two_tiles("GR10", "GR01")[1:]
 
 
 def _row(tiles, cell, kind: str, logit: float, tent_foot, roles=("farmer", "meeple", "tent")):

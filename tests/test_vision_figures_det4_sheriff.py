@@ -18,24 +18,17 @@ import numpy as np
 import pytest
 
 from scorer.tiles import catalog_for
-from scorer.vision.figures import (FigureConfig, FigureReading, _Canvas, _sheriff_gold, _sheriff_on_runner_up,
-                                   _spot, _spot_alternative, _Tile)
+from scorer.vision.figures import (FigureConfig, FigureReading, _sheriff_gold, _sheriff_on_runner_up, _spot,
+                                   _spot_alternative)
+from test_vision_figures_det3 import two_tiles
 
-PX = 64
 SHERIFF_GOLD = [214.0, 172.0, 48.0]  # the Sheriff's render colour, light-corrected
 PALE_GOLD = [212.0, 194.0, 110.0]  # a nugget of the art: 0.60 from the Sheriff's gold
 
 
 @pytest.fixture()
 def board():
-    cat = catalog_for("goldrush", ["sheriff"])
-    canvas = _Canvas(lo=(-1, -1), cells=(4, 3), px=PX)
-    tiles = {}
-    for cell, code in (((0, 0), "GR01"), ((1, 0), "GR10")):
-        u, v = canvas.origin_px(cell)
-        A = np.array([[1.0, 0.0, u], [0.0, 1.0, v]])
-        tiles[cell] = _Tile(cell, cat[code], 0, A, 0.9)
-    given = {c: (t.tile, t.rot) for c, t in tiles.items()}
+    cat, _, tiles, given = two_tiles("GR01", "GR10")
     looks = {(0, 0): {"best": 0.20, "read": 0.20,
                       "runners": [(cat["GR01"], 2, 0.205), (cat["GR13"], 0, 0.21), (cat["GR07"], 0, 0.22)]}}
     return cat, tiles, given, looks

@@ -2212,8 +2212,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             t, frac = at_tile
             loc = (CENTRE, 1.0, [], 0.0) if role == "gold" else _locate_read(frac, t, given, role, cfg)
             if (role == "sheriff" and cfg.spot_alt_tiles and (loc is None or loc[3] > cfg.max_spot_distance)
-                    and float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], ("gold",))[0, 0])
-                    <= cfg.spot_alt_gold):
+                    and _of_sheriff_gold(info, cfg)):
                 # No mountain of the tile read takes it: the tile may be misread (see below).
                 alt = _spot_alternative(frac, t, out.debug.get("looks", {}), given, cfg)
                 if alt is not None:
@@ -2397,6 +2396,15 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     out.gold = list(gold.values())
 
 
+def _of_sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
+    """Whether a candidate's colour lies within ``spot_alt_gold`` of the Sheriff's gold
+    (:func:`scorer.vision.colour.distances`; the art's pale gold nuggets lie farther)."""
+    from . import colour
+
+    return bool(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], ("gold",))[0, 0]
+                <= cfg.spot_alt_gold)
+
+
 def _sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
     """Whether a Sheriff candidate is surely of the Sheriff's gold: within ``spot_alt_gold`` of it
     (:func:`scorer.vision.colour.distances`) with a Sheriff logit of at least ``sheriff_gold_logit``.
@@ -2406,12 +2414,9 @@ def _sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
     candidates are read as the Sheriff, one that is surely of his gold goes
     first (``sheriff_gold_logit`` 0: off).
     """
-    from . import colour
-
     if cfg.sheriff_gold_logit <= 0 or info.get("_logits", {}).get("sheriff", -math.inf) < cfg.sheriff_gold_logit:
         return False
-    rgb = np.asarray(info["rgb"], dtype=np.float64)[None]
-    return bool(colour.distances(rgb, ("gold",))[0, 0] <= cfg.spot_alt_gold)
+    return _of_sheriff_gold(info, cfg)
 
 
 def _spot_alternative(frac: np.ndarray, t: _Tile, looks: Mapping[Cell, Mapping[str, Any]],
@@ -2455,12 +2460,8 @@ def _sheriff_on_runner_up(rows: list[tuple], cands: Sequence[_Blob], tiles: dict
     other figures on the cell are located again on it.  ``rows`` and ``tiles``
     are changed in place.
     """
-    from . import colour
-
     found = [b for b in cands if b.info.get("_sheriff_alt") is not None
-             and b.info.get("_logits", {}).get("sheriff", 0) > 0
-             and float(colour.distances(np.asarray(b.info["rgb"], dtype=np.float64)[None], ("gold",))[0, 0])
-             <= cfg.spot_alt_gold]
+             and b.info.get("_logits", {}).get("sheriff", 0) > 0 and _of_sheriff_gold(b.info, cfg)]
     if not found:
         return
     b = max(found, key=lambda q: q.info["_logits"]["sheriff"])
