@@ -410,7 +410,7 @@ def test_ore_stack_top_leans_back_to_its_mountain_spot():
     canvas = _make_canvas(placements, cfg.px)
     tiles = {c: _Tile(c, t, r, np.array([[1.0, 0.0, canvas.origin_px(c)[0]], [0.0, 1.0, canvas.origin_px(c)[1]]]),
                       1.0) for c, (t, r) in placements.items()}
-    spot = _spot("N", "ore", cfg.offset_spread)
+    spot = _spot("N", "ore", cfg.offset_spread, tuple(cfg.ore_spot))
     lean = cam.lifted(spot[None], cfg.max_stack * 2.2 / cfg.lattice_mm)[0] - spot
     foot = spot + 0.8 * lean
     loc = _locate_read(foot, tiles[(0, 0)], {}, "ore", cfg)

@@ -67,6 +67,7 @@ def test_a_mountain_under_an_ore_stack_at_the_end_of_an_arm_is_read():
     board = generate_game("goldrush", ["sheriff"], n_tiles=24, rng=rng)
     params = SynthParams.random(rng, "easy", megapixels=1.0)
     params.tilt_deg = 35.0
+    params.ore_spot = [0.0, 0.34]  # the stack at the tile's middle, over the nuggets
     res = synthesize(board, rng=rng, params=params)
     grid = truth_grid(res)
     cfg = default_config()

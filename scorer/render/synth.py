@@ -61,6 +61,13 @@ MEGAPIXELS_RANGE = (0.05, 16.0)
 #: How much further apart than in :mod:`scorer.render.topdown` figures sharing a
 #: location stand (:data:`FIGURE_OFFSETS` are made for flat icons).
 SPREAD = 2.0
+
+#: Where an ore stack lies from its mountain's location anchor, ``(across, inward)``
+#: in tile fractions (axes as in :data:`FIGURE_OFFSETS`): on the mountain (a
+#: one-side mountain reaches 0.29 in at the middle of its side), beside the
+#: cowboy's spot (the anchor) on the side away from the tent, so that it covers
+#: the mountain rather than what lies at the tile's centre.
+ORE_SPOT = (0.13, 0.09)
 #: Height of the tallest figure (the Sheriff's hat), mm: kept inside the frame.
 FIGURE_TOP_MM = 18.5
 
@@ -144,6 +151,9 @@ class SynthParams:
         Tile thickness, mm.
     figure_jitter_mm : float
         How far a figure stands from its location's anchor, mm.
+    ore_spot : list of float
+        Where an ore stack lies from its mountain's location anchor,
+        ``[across, inward]`` in tile fractions (:data:`ORE_SPOT`; not drawn at random).
     """
 
     seed: int = 0
@@ -189,6 +199,7 @@ class SynthParams:
     gap_mm: float = 0.8
     tile_thickness_mm: float = 2.0
     figure_jitter_mm: float = 1.0
+    ore_spot: list = field(default_factory=lambda: list(ORE_SPOT))
 
     @classmethod
     def random(cls, rng: np.random.Generator, difficulty: str = "easy", *,
@@ -301,6 +312,8 @@ class SynthParams:
             ("table_margin_mm", len(self.table_margin_mm) == 4 and min(self.table_margin_mm) >= 50,
              "4 distances (west, north, east, south) of at least 50 mm"),
             ("supply_figures", 0 <= self.supply_figures <= 30, "between 0 and 30"),
+            ("ore_spot", len(self.ore_spot) == 2 and max(abs(float(v)) for v in self.ore_spot) <= 0.5,
+             "2 offsets (across, inward) of at most 0.5 tile"),
         ]
         for name, ok, what in tests:
             if not ok:
@@ -580,7 +593,9 @@ def _place_items(truth: Board, laid: dict[Cell, _Laid], p: SynthParams,
     """Every figure and token with its foot point (board mm), as :attr:`SynthResult.figures_px` entries.
 
     Spots follow :mod:`scorer.render.topdown`: the location's anchor, the kind's
-    offset (:data:`FIGURE_OFFSETS`) and a sideways fan for several of one kind.
+    offset (:data:`FIGURE_OFFSETS`, :data:`SPREAD` times larger) and a sideways
+    fan for several of one kind; ore stacks lie at :attr:`SynthParams.ore_spot`
+    from the anchor, on their mountain.
     """
     items: list[dict[str, Any]] = []
     used: dict[tuple, int] = {}
@@ -593,8 +608,11 @@ def _place_items(truth: Board, laid: dict[Cell, _Laid], p: SynthParams,
         used[(cell, at, kind)] = k + 1
         across += 0.0 if k == 0 else 0.11 * ((k + 1) // 2) * (1 if k % 2 else -1)
         # Solid figures are wider than the flat top-down icons: spread them further.
-        fx = ax + SPREAD * (across * cx + inward * ix)
-        fy = ay + SPREAD * (across * cy + inward * iy)
+        across, inward = SPREAD * across, SPREAD * inward
+        if kind == "ore":
+            across, inward = across - SPREAD * FIGURE_OFFSETS["ore"][0] + p.ore_spot[0], p.ore_spot[1]
+        fx = ax + across * cx + inward * ix
+        fy = ay + across * cy + inward * iy
         return (min(0.88, max(0.12, fx)), min(0.88, max(0.12, fy)))
 
     def add(kind: str, cell: Cell, frac: tuple[float, float], **info: Any) -> None:

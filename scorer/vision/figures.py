@@ -214,6 +214,7 @@ class FigureConfig:
     ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
     tent_promote_black: float = 3.0  # tent_promote for a black cowboy, whose faces show almost no shading for the tent decision to weigh (0: tent_promote)
     shadow_touch: float = 0.08  # a figure candidate of a colour no player has (grey in Gold Rush) whose pixels come this near a kept figure's or stack's is its shadow or shaded side, not a figure (0: off), tile units
+    ore_spot: tuple = (0.13, 0.09)  # where an ore stack lies from its mountain's location anchor, (across, inward) as in topdown.FIGURE_OFFSETS but not spread: on the mountain beside the cowboy (empty: FIGURE_OFFSETS x offset_spread like other figures), tile units
 
 
 @dataclass
@@ -1559,15 +1560,23 @@ def _feature_locations(tile: TileType, rot: int, kinds: Sequence[str]) -> list[t
     return out
 
 
-def _spot(at: str, kind: str, spread: float) -> np.ndarray:
-    """Where a figure of ``kind`` on location ``at`` usually stands, as fractions of the tile."""
+def _spot(at: str, kind: str, spread: float, ore_spot: tuple = ()) -> np.ndarray:
+    """Where a figure of ``kind`` on location ``at`` usually stands, as fractions of the tile.
+
+    The location's anchor plus the kind's offset (``topdown.FIGURE_OFFSETS``)
+    times ``spread``; an ore stack lies at ``ore_spot`` (``(across, inward)``,
+    tile fractions) from the anchor, on the mountain, when one is given.
+    Returns float64 ``(2,)``: ``(fx, fy)``.
+    """
     from ..render.topdown import FIGURE_OFFSETS, LOCATION_ANCHORS, offset_axes
 
     ax, ay = LOCATION_ANCHORS[at]
     across, inward = FIGURE_OFFSETS.get({"farmer": "meeple"}.get(kind, kind), (0.0, 0.0))
     (ix, iy), (cx, cy) = offset_axes(at)
-    return np.clip(np.array([ax + spread * (across * cx + inward * ix),
-                             ay + spread * (across * cy + inward * iy)]), 0.12, 0.88)
+    across, inward = spread * across, spread * inward
+    if kind == "ore" and ore_spot:
+        across, inward = ore_spot
+    return np.clip(np.array([ax + across * cx + inward * ix, ay + across * cy + inward * iy]), 0.12, 0.88)
 
 
 def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureConfig
@@ -1586,7 +1595,7 @@ def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureCo
         return None
     best: dict[int, tuple[float, str]] = {}
     for idx, at in locs:
-        d = float(np.linalg.norm(_spot(at, kind, cfg.offset_spread) - frac))
+        d = float(np.linalg.norm(_spot(at, kind, cfg.offset_spread, tuple(cfg.ore_spot)) - frac))
         if idx not in best or d < best[idx][0]:
             best[idx] = (d, at)
     items = sorted(best.values())
