@@ -198,8 +198,10 @@ class TileConfig:
     max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
     max_sharpness_blurred: float = 0.5  # ... when its Laplacian variance / intensity variance is also below this
     max_cells: int = 6000  # lattice cells surveyed at most
+    survey_min_px: float = 12.0  # cells whose side in the photo is below this are not surveyed, unless no cell is larger: far table or floor of a steep view, too small to read even at the retry size (photo.retry_max_side), pixels (0: off)
     board_score: float = 0.8  # cells whose best coarse match reaches this look like tiles ...
     board_margin: int = 2  # ... and only cells this near one are examined (the rest is table), cells
+    max_board_area: int = 3000  # cells in the bounding box of the examined cells at most: beyond, the farthest (smallest in the photo) are dropped (a steep view over a textured floor), cells
     # decoding
     unary_temperature: float = 0.04  # match-score units per nat
     side_penalty: float = 4.0  # nats lost per neighbouring side that does not match
@@ -2085,6 +2087,10 @@ def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -
             "no whole tile cell lies inside the photo; take the photo from farther away so whole tiles show"
         )
     cells = np.array(inside, dtype=np.int64)
+    if cfg.survey_min_px > 0:
+        large = _cell_sides(grid, cells) >= cfg.survey_min_px
+        if large.any():
+            cells = cells[large]
     if len(cells) > cfg.max_cells:
         # Keep the cells nearest the photo centre (a huge lattice means tiny, far tiles).
         h, w = grid.shape
@@ -2129,6 +2135,43 @@ def _board_cells(cells: np.ndarray, best: np.ndarray, cfg: TileConfig) -> np.nda
     return grid[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] > 0
 
 
+def _nearest_within(grid: Grid, cells: np.ndarray, keep: np.ndarray, max_area: int) -> np.ndarray:
+    """Of the kept cells, those whose bounding box stays within ``max_area`` cells, nearest first: (N,) bool.
+
+    A steep view over a textured floor or table shows thousands of far, tiny
+    lattice cells, many of which match some tile at the coarse scale; examined
+    at the detail scale they would cost seconds and gigabytes.  The cells are
+    taken largest in the photo first (nearest the camera: where a readable
+    board is), each one only when the bounding box of those taken stays within
+    ``max_area`` cells.  ``keep`` unchanged when its box is within already.
+
+    Parameters
+    ----------
+    grid : Grid
+    cells : (N, 2) int ndarray
+        Lattice cells.
+    keep : (N,) bool ndarray
+        The cells chosen so far.
+    max_area : int
+        Largest bounding box, in cells (0: no limit).
+    """
+    idx = np.flatnonzero(keep)
+    if max_area <= 0 or len(idx) == 0:
+        return keep
+    span = cells[idx].max(axis=0) - cells[idx].min(axis=0) + 1
+    if int(span[0]) * int(span[1]) <= max_area:
+        return keep
+    order = idx[np.argsort(-_cell_sides(grid, cells[idx]), kind="stable")]
+    out = np.zeros_like(keep)
+    lo = hi = cells[order[0]].copy()
+    for i in order:
+        nlo, nhi = np.minimum(lo, cells[i]), np.maximum(hi, cells[i])
+        if int(nhi[0] - nlo[0] + 1) * int(nhi[1] - nlo[1] + 1) <= max_area:
+            out[i], lo, hi = True, nlo, nhi
+    log.debug("examining %d of %d board cells (bounding box within %d cells)", int(out.sum()), len(idx), max_area)
+    return out
+
+
 def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig, tpl: Templates, survey: LatticeSurvey | None = None
              ) -> tuple[_Region, np.ndarray, list[Cell], dict, tuple]:
     """Survey the lattice, keep the cells near tiles, rectify those at ``detail_px`` and check the photo.
@@ -2140,6 +2183,7 @@ def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig, tpl: Templates, surve
     survey = survey or survey_lattice(rgb, grid, cfg)
     cscore, cshift = _survey_scores(survey, tpl, cfg)
     keep = _board_cells(survey.cells, cscore.max(axis=1), cfg)
+    keep = _nearest_within(grid, survey.cells, keep, cfg.max_board_area)
     cells = survey.cells[keep]
     region = _rectify(rgb, grid, cells, cfg.detail_px, cfg.oversample)
     stats = check_quality(region, cells, cfg)
