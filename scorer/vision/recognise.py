@@ -218,6 +218,8 @@ class TileConfig:
     occ_dark_candidates: int = 3  # ... this many best candidates are hidden too (black wood, an ore stack)
     catalog_recheck_gap: float = 0.6  # a guessed catalogue leading by less is checked by reading the runner-up too
     hidden_softness: float = 3.0  # a cell's decoding temperature grows by this times its share hidden (0: off)
+    unmatched_score: float = 0.0  # a decoded tile matching below this (fine score) is table ... (-1: off)
+    unmatched_hidden: float = 0.05  # ... when less than this share of the cell is hidden
 
 
 @dataclass
@@ -2283,6 +2285,11 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
         if key is None:
             continue
         c = dec.choice[n]
+        hid = 0.0 if match.hidden_share is None else float(match.hidden_share[k])
+        if match.score[k, c] < cfg.unmatched_score and hid < cfg.unmatched_hidden:
+            # Nothing hides the cell and no tile matches it: a patterned cloth in the tiles' colours.
+            occupancy[cell] = 0.0
+            continue
         tid, rot = key
         readings[cell] = CellReading(
             cell, tid, catalog[tid], int(rot), float(dec.confidence[n]),
