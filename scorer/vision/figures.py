@@ -215,6 +215,9 @@ class FigureConfig:
     tent_promote_black: float = 3.0  # tent_promote for a black cowboy, whose faces show almost no shading for the tent decision to weigh (0: tent_promote)
     shadow_touch: float = 0.08  # a figure candidate of a colour no player has (grey in Gold Rush) whose pixels come this near a kept figure's or stack's is its shadow or shaded side, not a figure (0: off), tile units
     ore_spot: tuple = (0.13, 0.09)  # where an ore stack lies from its mountain's location anchor, (across, inward) as in topdown.FIGURE_OFFSETS but not spread: on the mountain beside the cowboy (empty: FIGURE_OFFSETS x offset_spread like other figures), tile units
+    grey_tint: float = 0.07  # a grey candidate this far from the grey figures' colour (colour.distances: a tinted shadow, a grey-green or blue-grey detail of the art) ...
+    grey_tint_shape: float = 0.55  # ... whose best outline correlation is below this is no figure (0: off)
+    one_follower: bool = True  # base game: of several followers read on one tile, only the one whose outline fits best is kept (one follower per tile; off: all)
 
 
 @dataclass
@@ -2204,7 +2207,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         # Of a colour no player has here (grey in Gold Rush: the pale side of a tall
         # ore stack, a shadow), it must be much nearer a player's colour.
         off = info["class"] in colour.COLOURS and info["class"] not in allowed
-        if far > (cfg.off_colour_distance if off else cfg.max_colour_distance):
+        if far > (cfg.off_colour_distance if off else cfg.max_colour_distance) or _tinted_grey(info, allowed, cfg):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
         info["_matches"], info["_roles"] = matches, roles
         placed = None
@@ -2375,6 +2378,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     if game == "goldrush" and cfg.tent_promote > 0:
         _promote_tents(rows, players, colour_of, tiles, canvas, given, cfg)
     gold: dict[Cell, dict[str, Any]] = {}
+    fits: list[float] = []  # each follower's best outline correlation, as out.meeples
     for i, (b, kind, t, frac, loc, mt) in enumerate(rows):
         at, conf, alts, dist = loc
         info = b.info
@@ -2384,6 +2388,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         shape_conf = _kind_confidence(info, kind, cfg)
         if kind in ("meeple", "farmer"):
             ch = colour_of[i]
+            fits.append(max(info["shapes"].get("meeple", 0.0), info["shapes"].get("farmer", 0.0)))
             out.meeples.append({"player": ch.colour, "x": x, "y": y, "at": at,
                                 "pose": "lying" if kind == "farmer" else "standing",
                                 "confidence": round(conf * ch.confidence * shape_conf, 3), "alternatives": alts,
@@ -2403,6 +2408,53 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             g["count"] += int(mt["count"])
             g["confidence"] = round(min(g["confidence"], shape_conf), 3)
     out.gold = list(gold.values())
+    if game == "carcassonne" and cfg.one_follower:
+        _one_follower(out, fits, cfg)
+
+
+def _tinted_grey(info: Mapping[str, Any], allowed: Sequence[str], cfg: FigureConfig) -> bool:
+    """Whether a grey candidate is a tinted shade or a detail of the art, not a grey figure.
+
+    Grey figures are painted a neutral grey; a shadow on a tile takes the tint of
+    the light and of the art under it (blue-grey, grey-green), and a shadow or
+    a dark detail of the art fits a figure's outline poorly.  A candidate of
+    the grey class, where grey is a player colour, lying more than
+    ``grey_tint`` from grey (:func:`scorer.vision.colour.distances`) whose best
+    outline correlation is below ``grey_tint_shape`` is therefore none.
+    """
+    from . import colour
+
+    if cfg.grey_tint_shape <= 0 or info.get("class") != "grey" or "grey" not in allowed:
+        return False
+    if max(info.get("shapes", {}).values(), default=0.0) >= cfg.grey_tint_shape:
+        return False
+    return bool(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], ("grey",))[0, 0] > cfg.grey_tint)
+
+
+def _one_follower(out: FigureReading, fits: Sequence[float], cfg: FigureConfig) -> None:
+    """Keep one follower per tile: the one whose outline fits best (``fits``, aligned with ``out.meeples``).
+
+    A follower is placed only on the tile just placed, one per turn (rules.md
+    section 5, "Meeples"; seed 004: one follower with each tile placed), so a
+    tile holds at most one.  A second follower read on a tile is a figure's
+    own shade or highlight split off by colour, or its shadow.  Cells read
+    with more figures than even a misread leaves (:func:`_crowded_cells`: the
+    table) are left as they are, to be dropped whole.
+    """
+    crowded = set(_crowded_cells(out, cfg))
+    best: dict[Cell, int] = {}
+    for i, m in enumerate(out.meeples):
+        c = (int(m["x"]), int(m["y"]))
+        if c not in crowded and (c not in best or fits[i] > fits[best[c]]):
+            best[c] = i
+    keep = set(best.values())
+    for i, m in enumerate(out.meeples):
+        c = (int(m["x"]), int(m["y"]))
+        if c not in crowded and i not in keep:
+            log.debug("figures: a second follower on %s (%s at %s) is dropped: one follower per tile", c,
+                      m["player"], m["at"])
+    out.meeples = [m for i, m in enumerate(out.meeples)
+                   if i in keep or (int(m["x"]), int(m["y"])) in crowded]
 
 
 def _of_sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
