@@ -218,6 +218,10 @@ class FigureConfig:
     grey_tint: float = 0.07  # a grey candidate this far from the grey figures' colour (colour.distances: a tinted shadow, a grey-green or blue-grey detail of the art) ...
     grey_tint_shape: float = 0.55  # ... whose best outline correlation is below this is no figure (0: off)
     one_follower: bool = True  # base game: of several followers read on one tile, only the one whose outline fits best is kept (one follower per tile; off: all)
+    ore_cut_count: int = 3  # a candidate read as an ore stack of at least this many tokens is also tried cut at its waist whatever ore_cut_mm2 and ore_cut_margin say (a black cowboy beside a low stack reads as one tall stack; 0: off) ...
+    ore_cut_count_fit: float = 0.65  # ... and the cut stands only when the figure part's best figure outline correlation is at least this ...
+    ore_cut_count_slack: float = 0.16  # ... and at most this below the whole candidate's stack outline correlation (stack of m plus a cowboy explains it about as well as one stack of n)
+    ore_cut_count_mm2: float = 200.0  # ... tried only on candidates at least this large (larger than one low stack alone), mm^2 on the table
 
 
 @dataclass
@@ -2154,7 +2158,8 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
             return ["ore"]
         if info.get("_cut") == "figure" and max(sh.get("meeple", 0.0), sh.get("farmer", 0.0),
                                                  sh.get("tent", 0.0)) > sh.get("ore", 0.0):
-            return figure
+            # Cut off for the stack's count (ore_cut_count): a cowboy, whose cut-short outline the tent's fits too.
+            return body if info.get("_cut_count") else figure
         if info["_logits"]["ore"] > cfg.ore_sure:
             # Surely a stack: where no mountain spot takes it, it is no cowboy either.
             return ["ore"]
@@ -2178,6 +2183,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     leaves a figure-sized part unexplained (:func:`_ore_remainder`) is read again
     as two candidates, the part inside the outline and the part outside; the
     split stands when they give one ore stack and one cowboy or tent.  A
+    candidate read as a stack too tall for its size (:func:`_count_cut_need`) is
+    tried cut too; that split stands when the part cut off fits a cowboy well.  A
     candidate of a colour no player has (grey in Gold Rush) is a figure only
     within ``off_colour_distance`` of a player colour, and none at all when it
     touches another kept candidate (:func:`_drop_shadows`: its shadow).
@@ -2186,6 +2193,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
 
     rows = []
     splits: dict[int, tuple] = {}  # ore candidates split in two (see _ore_remainder): their whole reading
+    strict: dict[int, float] = {}  # splits cut for their stack count (ore_cut_count): least figure outline fit
     for b in cands:
         info = b.info
         info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(info["rgb"][None])[0])]
@@ -2255,6 +2263,14 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             if rest is None and _cut_worth_trying(info, cfg):
                 rest = _ore_cut(b, norm, res, owner, cam, canvas, cfg, game)
                 cut = rest is not None
+            need = _count_cut_need(info, placed[4], cfg) if rest is None else None
+            if need is not None:
+                # Read as a stack as tall as a low stack and a cowboy beside it: tried cut too, and
+                # the cut stands only when the cowboy's outline fits its part about as well (below).
+                rest = _ore_cut(b, norm, res, owner, cam, canvas, cfg, game, part_mm2=cfg.ore_split_mm2)
+                if rest is not None:
+                    cut = True
+                    strict[len(splits)] = need
             if rest is not None:
                 W = owner.shape[1]
                 inner = ~np.isin(b.uv[:, 1].astype(np.int64) * W + b.uv[:, 0].astype(np.int64),
@@ -2270,6 +2286,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                         # Read as a pair (_roles): the part within the stack's outline is the stack, the
                         # other a figure whose outline the stack cuts short (weaker evidence of its kind).
                         part.info["_cut"] = "ore" if part is core else "figure"
+                        if len(splits) - 1 in strict:
+                            part.info["_cut_count"] = True
                     owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = part.info["_id"]
                     cands.append(part)
                 info["foot"] = placed[4]["foot"]
@@ -2294,7 +2312,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         for k, whole in splits.items():
             idx = parts.get(k, [])
             kinds = [rows[i][1] for i in idx]
-            if len(idx) == 2 and kinds.count("ore") == 1 and any(r in ("meeple", "farmer", "tent") for r in kinds):
+            if len(idx) == 2 and kinds.count("ore") == 1 and any(r in ("meeple", "farmer", "tent") for r in kinds) and (
+                    k not in strict or max(rows[i][0].info["shapes"].get(r, 0.0) for i in idx
+                                           for r in ("meeple", "farmer", "tent") if rows[i][1] != "ore") >= strict[k]):
                 continue
             undone.update(idx)
             rows.append(whole)
@@ -2333,7 +2353,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         foot = np.asarray(mt["foot"], dtype=np.float64)
         cls = "sheriff" if kind == "sheriff" else b.info.get("class", "")
         if _foot_taken(foot, cls, kept_feet, cfg) or any(
-                _inside_outline(b, rows[j][0], rows[j][1], rows[j][5], cam, canvas, cfg) for j in kept):
+                _inside_outline(b, rows[j][0], rows[j][1], rows[j][5], cam, canvas, cfg) for j in kept
+                # a cowboy cut off for the stack's count (_count_cut_need) stands against its own stack's outline
+                if not (b.info.get("_cut_count") and rows[j][0].info.get("_ore_part") == b.info["_ore_part"])):
             drop.add(i)
             b.info["why"] = "part of a figure next to it"
             out.blobs.append({**_public(b.info), "kept": False, "why": b.info["why"]})
@@ -2706,6 +2728,29 @@ def _cut_worth_trying(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
     return clear < cfg.ore_cut_margin or max(sh.values(), default=0.0) < cfg.ore_cut_fit
 
 
+def _count_cut_need(info: Mapping[str, Any], mt: Mapping[str, Any], cfg: FigureConfig) -> float | None:
+    """The least figure outline fit for a cut of a stack read too tall to stand, or ``None``: not tried.
+
+    A black cowboy standing beside a low ore stack merges with it into one dark
+    candidate that the outline of one taller stack fits (the cowboy's height read
+    as tokens).  A candidate read as a stack of at least ``ore_cut_count`` tokens
+    (``mt["count"]``) and at least ``ore_cut_count_mm2`` large is tried cut at
+    its waist (:func:`_ore_cut`); the cut stands when the figure part's best
+    cowboy outline correlation is at least ``ore_cut_count_fit`` and at most
+    ``ore_cut_count_slack`` below the whole candidate's stack outline
+    correlation (``info["shapes"]["ore"]``): a stack of fewer tokens and a
+    cowboy explain the candidate about as well as one tall stack.
+
+    Returns
+    -------
+    float or None
+        The least correlation (unitless, -1..1) the figure part must reach.
+    """
+    if cfg.ore_cut_count <= 0 or int(mt.get("count", 1)) < cfg.ore_cut_count or info["area"] < cfg.ore_cut_count_mm2:
+        return None
+    return max(cfg.ore_cut_count_fit, float(info.get("shapes", {}).get("ore", 0.0)) - cfg.ore_cut_count_slack)
+
+
 def _ore_remainder(b: _Blob, mt: dict[str, Any], cam: Camera, canvas: _Canvas, cfg: FigureConfig) -> _Blob | None:
     """The part of candidate ``b``, read as an ore stack, that the stack's outline does not explain.
 
@@ -2744,7 +2789,7 @@ def _ore_remainder(b: _Blob, mt: dict[str, Any], cam: Camera, canvas: _Canvas, c
 
 
 def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam: Camera, canvas: _Canvas,
-             cfg: FigureConfig, game: str) -> _Blob | None:
+             cfg: FigureConfig, game: str, part_mm2: float | None = None) -> _Blob | None:
     """The part of candidate ``b`` a figure standing against a small ore stack makes, found by cutting ``b``.
 
     A taller stack's outline covers a figure standing against a small stack,
@@ -2756,8 +2801,8 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     (:func:`_ore_remainder`) is returned, or the other part when nothing is
     left outside.  ``None`` when either part is smaller than
     ``ore_split_mm2`` or the part returned is smaller than
-    ``ore_cut_part_mm2`` (most of a cowboy).  Whether the cut stands is decided by reading both
-    parts (:func:`_classify`).
+    ``ore_cut_part_mm2`` (most of a cowboy; ``part_mm2`` when given).  Whether the cut stands is
+    decided by reading both parts (:func:`_classify`).
     """
     from . import colour
 
@@ -2803,7 +2848,7 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     i = max(scored)[1]
     rest = _ore_remainder(b, fits[i], cam, canvas, cfg)
     rest = rest if rest is not None else parts[1 - i]
-    if len(rest.uv) * pix_mm2 < cfg.ore_cut_part_mm2:
+    if len(rest.uv) * pix_mm2 < (cfg.ore_cut_part_mm2 if part_mm2 is None else part_mm2):
         return None  # too small for a figure beside the stack: the stack's own side (a tall stack, two stacks)
     return rest
 
