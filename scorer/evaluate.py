@@ -18,7 +18,8 @@ rows, the summary and the configuration used (reader, versions) as JSON or CSV.
 A photo the reader cannot read (it raises a :class:`~scorer.errors.ScorerError`,
 for instance ``TableNotFoundError``, or the pipeline cannot be imported) is a
 failed read: it is scored as an empty prediction (grid not found, every tile
-missed, every figure missed) and its reason is recorded.  The figures stay
+missed, every figure missed, scores wrong even where the truth is worth no
+points) and its reason is recorded.  The figures stay
 honest and the run never stops on one bad photo.
 """
 
@@ -938,6 +939,9 @@ def evaluate_dir(folder: str | Path, *, reader: Reader | None = None, mode: str 
         reason = error
         if error is None and not cmp.grid_found:
             reason = "no tiles read (grid not found)"
+        if (error is not None or not cmp.grid_found) and cmp.scores_right:
+            # Nothing was read: even a truth worth no points (nothing completed yet) is not scored right.
+            cmp.scores_right = False
         if error is not None:
             log.info("%s: failed read: %s", photo.name, error)
         results.append(PhotoResult(photo.name, truth_path.name, board is not None, reason, seconds, peak, rss, cmp))

@@ -394,6 +394,20 @@ def test_reader_that_raises_is_a_failed_read(photo_dir):
     assert s["tile_accuracy"] == 10 / 15 and s["figure_recall"] == 10 / 16 and s["figure_precision"] == 1.0
 
 
+def test_failed_read_never_has_its_scores_right(photo_dir):
+    """Given a scoring that gives no points (nothing completed yet), when b.png fails to read and
+    c.jpg is read as an empty board, then their scores are wrong though both totals are zero; a.png,
+    read right, has its scores right."""
+    def failing(photo: Path) -> Board:
+        if photo.name == "b.png":
+            raise ScorerError("no whole tile cell lies inside the photo")
+        return Board() if photo.name == "c.jpg" else read_truth(photo)
+
+    result = evaluate_dir(photo_dir, reader=failing, score_fn=lambda board, mode: {}, trace_memory=False)
+    assert [p.comparison.scores_right for p in result.photos] == [True, False, False]
+    assert result.summary()["scores_right"] == 1 / 3
+
+
 def test_missing_pipeline_counts_every_photo_as_failed(photo_dir, monkeypatch):
     monkeypatch.setitem(sys.modules, "scorer.vision", None)
     result = evaluate_dir(photo_dir, score_fn=meeple_count)
