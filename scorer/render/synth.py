@@ -606,11 +606,11 @@ def _place_items(truth: Board, laid: dict[Cell, _Laid], p: SynthParams,
         (ix, iy), (cx, cy) = offset_axes(at)
         k = used.get((cell, at, kind), 0)
         used[(cell, at, kind)] = k + 1
-        across += 0.0 if k == 0 else 0.11 * ((k + 1) // 2) * (1 if k % 2 else -1)
-        # Solid figures are wider than the flat top-down icons: spread them further.
-        across, inward = SPREAD * across, SPREAD * inward
-        if kind == "ore":
-            across, inward = across - SPREAD * FIGURE_OFFSETS["ore"][0] + p.ore_spot[0], p.ore_spot[1]
+        fan = 0.0 if k == 0 else 0.11 * ((k + 1) // 2) * (1 if k % 2 else -1)
+        if kind == "ore":  # on the mountain, at its own spot
+            across, inward = p.ore_spot[0] + SPREAD * fan, p.ore_spot[1]
+        else:  # solid figures are wider than the flat top-down icons: spread them further
+            across, inward = SPREAD * (across + fan), SPREAD * inward
         fx = ax + across * cx + inward * ix
         fy = ay + across * cy + inward * iy
         return (min(0.88, max(0.12, fx)), min(0.88, max(0.12, fy)))

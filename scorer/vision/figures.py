@@ -2469,14 +2469,15 @@ def _one_follower(out: FigureReading, fits: Sequence[float], cfg: FigureConfig) 
         c = (int(m["x"]), int(m["y"]))
         if c not in crowded and (c not in best or fits[i] > fits[best[c]]):
             best[c] = i
-    keep = set(best.values())
+    kept = []
     for i, m in enumerate(out.meeples):
         c = (int(m["x"]), int(m["y"]))
-        if c not in crowded and i not in keep:
+        if c in crowded or best[c] == i:
+            kept.append(m)
+        else:
             log.debug("figures: a second follower on %s (%s at %s) is dropped: one follower per tile", c,
                       m["player"], m["at"])
-    out.meeples = [m for i, m in enumerate(out.meeples)
-                   if i in keep or (int(m["x"]), int(m["y"])) in crowded]
+    out.meeples = kept
 
 
 def _of_sheriff_gold(info: Mapping[str, Any], cfg: FigureConfig) -> bool:
