@@ -203,7 +203,18 @@ def test_cell_the_figure_stage_cannot_read_is_the_least_sure_tile(monkeypatch):
     assert sum(1 for p in board.tiles.values() if p.extra.get("unreadable")) == 1
 
 
+@pytest.mark.parametrize("expansions, gold", [(("river", "goldmines"), 4), (("river",), 0)])
+def test_gold_bars_are_kept_only_when_a_goldmines_tile_is_on_the_board(expansions, gold):
+    """Gold bars come with The Goldmines' gold tiles (rules.md section 4): read without that
+    expansion (no gold tile can be on the board), whatever looks like gold bars is not kept."""
+    from scorer.vision import pipeline
 
+    name = "base-river-goldmines-midgame-easy"
+    assert len(truth_of(name).gold) == 4
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", game="carcassonne", expansions=expansions).board
+    # Measured: the 4 stacks of one bar each with The Goldmines in play, none without.
+    assert sum(s.count for s in board.gold) == gold
+    assert ("goldmines" in board.expansions) == bool(gold)
 
 
 @pytest.mark.parametrize("name", ["base-river-goldmines-midgame-easy", "goldrush-sheriff-endgame-easy"])

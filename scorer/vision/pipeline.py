@@ -297,7 +297,14 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             _drop_cell(figs, c)
         else:
             placements[c] = (catalog[look["tile"]], int(look["rot"]))
-    board = _assemble(game, _used_expansions(game, exps, placements), catalog, tiles, figs, grid, players)
+    used = _used_expansions(game, exps, placements)
+    if figs.gold and game == "carcassonne" and "goldmines" not in used:
+        # Gold bars enter the game only with The Goldmines' gold tiles (rules.md section 4:
+        # each gold tile placed brings its ingots), and placed tiles stay: with no gold tile
+        # on the board, what looked like gold bars is art or a yellow figure's glint.
+        log.info("%d gold bar stack(s) read but no Goldmines tile: not kept", len(figs.gold))
+        figs.gold = []
+    board = _assemble(game, used, catalog, tiles, figs, grid, players)
     board.extra["photo"] = {
         "source": None if isinstance(source, np.ndarray) else str(source),
         "size": [int(rgb.shape[1]), int(rgb.shape[0])],
