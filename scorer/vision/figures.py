@@ -68,7 +68,10 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    or tent must be near a player colour (``max_colour_distance``), and a
    candidate surely an ore stack (``ore_sure``) is never read as a cowboy.
    An ore stack seen by its top alone may have its foot nearer the camera's
-   nadir by the lean of a tall stack (:func:`_lean_back`).
+   nadir by the lean of a tall stack (:func:`_lean_back`).  A cowboy or the
+   Sheriff standing behind an ore stack may show only a few pixels of its
+   colour beside it: those, not explained by the art, are that figure
+   (:func:`_hidden_by_stacks`).
 9. **colours** (:mod:`scorer.vision.colour`): all player figures of the photo
    are read together, among ``players`` when given.  Rules bound the reading:
    one Sheriff (the likeliest; one surely of his gold before pale ones, which
@@ -222,6 +225,11 @@ class FigureConfig:
     ore_cut_count_fit: float = 0.65  # ... and the cut stands only when the figure part's best figure outline correlation is at least this ...
     ore_cut_count_slack: float = 0.16  # ... and at most this below the whole candidate's stack outline correlation (stack of m plus a cowboy explains it about as well as one stack of n)
     ore_cut_count_mm2: float = 200.0  # ... tried only on candidates at least this large (larger than one low stack alone), mm^2 on the table
+    hidden_mm2: float = 8.0  # Gold Rush: pixels of one player colour (or the Sheriff's gold) at least this large around an ore stack, not explained by the art, are a cowboy (the Sheriff) the stack hides (0: off), mm^2 on the table
+    hidden_reach: float = 0.12  # ... pixels within this of the stack's pixels count, tile units
+    hidden_colour: float = 0.3  # ... pixels at most this far from the colour (colour.distances) and nearer it than any other figure colour count
+    hidden_gold: float = 0.35  # ... yellow and gold pixels are the Sheriff when their median colour is at least this much nearer his gold than yellow wood (colour.sheriff_score; yellow wood in shade looks gold), else a yellow cowboy
+    hidden_table: float = 0.1  # ... off the tiles only where at most this share of the table around the stack has that colour
 
 
 @dataclass
@@ -1537,6 +1545,9 @@ def _split_lobes(b: _Blob, cfg: FigureConfig, band: np.ndarray | None = None) ->
 # --------------------------------------------------------------------------- locations
 
 
+#: Height of a standing cowboy or the Sheriff, mm (the real components, :mod:`scorer.render.figures3d`).
+_FIGURE_HEIGHT_MM = 16.0
+
 #: Empirical distance (mm) from a blob's near edge to the figure's foot, per kind:
 #: half the depth of the base, less what the blur and threshold take off the edge
 #: (measured on synthetic photos).
@@ -1797,7 +1808,8 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     for k, part in enumerate(cands):
         part.info["_id"] = k + 1
         owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
-    _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements)
+    _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements,
+              exp=exp)
     crowded = _crowded_cells(out, cfg)
     if crowded:
         log.debug("figures: cells %s hold more than %d figures of one colour: read as the table", crowded,
@@ -2174,7 +2186,7 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
 
 def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera, cfg: FigureConfig,
               game: str, allowed: list[str], norm: np.ndarray, res: np.ndarray, owner: np.ndarray,
-              out: FigureReading, given: Mapping[Cell, tuple[TileType, int]]) -> None:
+              out: FigureReading, given: Mapping[Cell, tuple[TileType, int]], exp: np.ndarray | None = None) -> None:
     """Decide what each candidate is, its colour, cell and location; fill ``out``.
 
     ``given`` are the tiles read (locations are reported on them, see
@@ -2187,7 +2199,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     tried cut too; that split stands when the part cut off fits a cowboy well.  A
     candidate of a colour no player has (grey in Gold Rush) is a figure only
     within ``off_colour_distance`` of a player colour, and none at all when it
-    touches another kept candidate (:func:`_drop_shadows`: its shadow).
+    touches another kept candidate (:func:`_drop_shadows`: its shadow).  In
+    Gold Rush, a cowboy or the Sheriff that an ore stack hides but for a few
+    pixels of its colour is added (:func:`_hidden_by_stacks`, ``hidden_mm2``;
+    ``exp`` is the expected picture, the art a nugget beside the stack is told by).
     """
     from . import colour
 
@@ -2365,6 +2380,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     rows = [r for i, r in enumerate(rows) if i not in drop]
     if cfg.shadow_touch > 0:
         _drop_shadows(rows, allowed, out, cfg)
+    if game == "goldrush" and cfg.hidden_mm2 > 0:
+        _hidden_by_stacks(rows, cands, norm, res, owner, tiles, canvas, cam, given, allowed, cfg, exp)
 
     # At most one Sheriff: the likeliest (outline and colour); the others are yellow figures.
     sheriffs = [i for i, r in enumerate(rows) if r[1] == "sheriff"]
@@ -2665,6 +2682,157 @@ def _drop_shadows(rows: list[tuple], allowed: Sequence[str], out: FigureReading,
     rows[:] = [r for i, r in enumerate(rows) if i not in drop]
 
 
+def _hidden_by_stacks(rows: list[tuple], cands: list[_Blob], norm: np.ndarray, res: np.ndarray, owner: np.ndarray,
+                      tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera,
+                      given: Mapping[Cell, tuple[TileType, int]], allowed: Sequence[str], cfg: FigureConfig,
+                      exp: np.ndarray | None = None) -> None:
+    """Add the cowboys and the Sheriff that an ore stack hides but for a few pixels of their colour.
+
+    A figure standing on a mountain behind or beside its ore stack (rules.md
+    section 6: the stack lies at one spot of the mountain, where cowboys, tents
+    and the Sheriff stand too) shows only what the stack does not cover: its
+    head or an arm beside the stack, often hanging over the next tile or the
+    table.  Such a part is too small, or too cut, for any solid's outline, or
+    it is swallowed by the stack's candidate.  Around every ore stack read
+    (within ``hidden_reach`` of its pixels), the pixels nearest a player colour
+    of ``allowed`` or the Sheriff's gold (:func:`scorer.vision.colour.distances`,
+    within ``hidden_colour``) are counted where the art does not explain them
+    (residual at least ``residual_low``, and no art of a like colour, within
+    twice ``hidden_colour``, in the expected picture ``exp`` within ``border``
+    and ``open_px``: a nugget beside the stack; in the seams between tiles
+    always; on the table only where at most ``hidden_table`` of the table
+    within half a tile of the stack has a like colour), leaving out the pixels
+    of other figures kept and their rims (``open_px``).  A colour group
+    (:data:`_GROUP`: yellow wood in shade looks like the Sheriff's gold; their
+    median colour is his when at least ``hidden_gold`` nearer his gold than
+    yellow wood, :func:`scorer.vision.colour.sheriff_score`) with at least
+    ``hidden_mm2`` of them is a cowboy hidden there, or the Sheriff (one, the
+    largest, and none when one was read; a cowboy seen beside two stacks is
+    read once).  Its foot is taken from the stack's towards those pixels (at
+    most ``min_foot_gap``, after pulling them back by the lean of a figure's
+    upper half) and located as a standing figure's; a cowboy of its colour
+    kept there already is not read twice (:func:`_seen_already`).  ``rows``
+    (``_classify``'s ``(blob, kind, tile, frac, location, match)``) and
+    ``cands`` (the candidates, for review) are changed in place.
+    """
+    from . import colour
+
+    P = canvas.px
+    H, W = owner.shape
+    pix_mm2 = (cfg.lattice_mm / P) ** 2
+    names = [c for c in dict.fromkeys([*allowed, "gold"]) if c not in ("black", "grey")]
+    if not names:
+        return
+    figures = [r for r in rows if r[1] in ("meeple", "farmer", "tent", "sheriff")]
+    taken_ids = np.array(sorted({int(r[0].info["_id"]) for r in figures if "_id" in r[0].info}), np.int32)
+    reach = max(1, int(round(cfg.hidden_reach * P)))
+    k_near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    edge = max(1, int(round(cfg.open_px * P)))
+    k_edge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * edge + 1, 2 * edge + 1))
+    art_px = max(1, int(round((cfg.border + cfg.open_px) * P)))  # across the band left out at a tile's edge too
+    k_art = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * art_px + 1, 2 * art_px + 1))
+    far_px = max(reach + 2, int(round(0.5 * P)))
+    k_far = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far_px + 1, 2 * far_px + 1))
+    found: list[tuple[float, str, tuple]] = []
+    for r in rows:
+        if r[1] != "ore":
+            continue
+        b, mt = r[0], r[5]
+        uv = b.uv.astype(int)
+        lo = np.maximum(uv.min(axis=0) - far_px - 1, 0)
+        hi = np.minimum(uv.max(axis=0) + far_px + 2, [W, H])
+        shape = (int(hi[1] - lo[1]), int(hi[0] - lo[0]))
+        m = np.zeros(shape, np.uint8)
+        m[uv[:, 1] - lo[1], uv[:, 0] - lo[0]] = 1
+        near = cv2.dilate(m, k_near) > 0
+        own = owner[lo[1]:hi[1], lo[0]:hi[0]]
+        rr = res[lo[1]:hi[1], lo[0]:hi[0]]
+        free = cv2.dilate(np.isin(own, taken_ids).astype(np.uint8), k_edge) == 0  # their shaded rims too
+        d = colour.distances(norm[lo[1]:hi[1], lo[0]:hi[0]].reshape(-1, 3), names).reshape(*shape, len(names))
+        nearest = d.argmin(axis=2)
+        close = d.min(axis=2) <= cfg.hidden_colour
+        table = own < 0
+        around = table & (cv2.dilate(m, k_far) > 0) & ~near
+        unexplained = np.where(rr > 0, rr >= cfg.residual_low, True)
+        if exp is not None:
+            d_art = colour.distances(exp[lo[1]:hi[1], lo[0]:hi[0]].reshape(-1, 3), names).reshape(*shape, len(names))
+        groups: dict[Any, list[int]] = {}
+        for k, name in enumerate(names):
+            groups.setdefault(_GROUP.get(name, name), []).append(k)
+        for ks in groups.values():
+            # Yellow wood and the Sheriff's gold shade into each other (yellow in shade looks gold): one region.
+            sel = near & free & close & np.isin(nearest, ks) & unexplained
+            for k in ks:
+                if exp is not None:  # art of this colour nearby (a nugget): misregistered, not hidden
+                    art = (d_art[..., k] <= 2 * cfg.hidden_colour).astype(np.uint8)
+                    sel &= ~((nearest == k) & (cv2.dilate(art, k_art) > 0))
+                like = (d[..., k] <= 2 * cfg.hidden_colour) & around
+                if around.sum() >= 10 and float(like.sum()) / float(around.sum()) > cfg.hidden_table:
+                    sel &= ~(table & (nearest == k))  # a table of a like colour
+            area = float(sel.sum()) * pix_mm2
+            if area < cfg.hidden_mm2:
+                continue
+            rgb = norm[lo[1]:hi[1], lo[0]:hi[0]][sel].astype(np.float64)
+            name = names[ks[0]]
+            if "gold" in (names[k] for k in ks) and len(ks) > 1:
+                gold = float(colour.sheriff_score(np.median(rgb, axis=0)[None])[0]) >= cfg.hidden_gold
+                name = "gold" if gold else next(names[k] for k in ks if names[k] != "gold")
+            role = "sheriff" if name == "gold" else "meeple"
+            ys, xs = np.nonzero(sel)
+            puv = np.column_stack([xs + lo[0], ys + lo[1]]).astype(np.float64)
+            part = _Blob(b.label, puv, canvas.to_lattice(puv), rr[ys, xs], rgb, np.ones(len(xs)))
+            stack_foot = np.asarray(mt["foot"], dtype=np.float64)
+            seen = part.xy.mean(axis=0)
+            seen = seen - (cam.lifted(seen, 0.5 * _FIGURE_HEIGHT_MM / cfg.lattice_mm)[0] - seen)
+            step = seen - stack_foot
+            n = float(np.linalg.norm(step))
+            foot = stack_foot + (step * min(1.0, cfg.min_foot_gap / n) if n > 1e-9 else 0.0)
+            if role == "meeple" and any(_seen_already(b, foot, f, name, cfg) for f in figures):
+                continue
+            at_tile = _tile_at(canvas.to_canvas(foot[None]), tiles, canvas)
+            if at_tile is None:
+                continue
+            t, frac = at_tile
+            loc = _locate_read(frac, t, given, role, cfg)
+            if loc is None or (role == "sheriff" and loc[3] > cfg.max_spot_distance):
+                continue
+            part.info = _measure(part, cam, cfg)
+            part.info.update(_shape(part))
+            part.info.update({"class": name, "shapes": {}, "shading": {}, "hidden": round(area, 1), "foot": foot,
+                              "why": "hidden by the ore stack beside it"})
+            found.append((area, role, (part, role, t, frac, loc, {"score": 0.0, "foot": foot, "yaw": 0, "count": 1})))
+    if any(r[1] == "sheriff" for r in rows):
+        found = [f for f in found if f[1] != "sheriff"]
+    kept: list[tuple[float, str, tuple]] = []
+    for f in sorted(found, key=lambda f: -f[0]):
+        # One Sheriff; and a cowboy seen beside two stacks is one cowboy (the larger sighting).
+        if any(g[1] == f[1] == "sheriff" or (g[2][0].info["class"] == f[2][0].info["class"] and float(
+                np.linalg.norm(g[2][5]["foot"] - f[2][5]["foot"])) < cfg.min_foot_gap) for g in kept):
+            continue
+        kept.append(f)
+    for area, role, row in kept:
+        log.debug("figures: a %s hidden by an ore stack at %s (%.0f mm^2 of %s)", role, row[2].cell, area,
+                  row[0].info["class"])
+        rows.append(row)
+        cands.append(row[0])
+
+
+def _seen_already(stack: _Blob, foot: np.ndarray, row: tuple, name: str, cfg: FigureConfig) -> bool:
+    """Whether the figure of colour group ``name`` hidden by the ore ``stack`` with its foot at ``foot``
+    (:func:`_hidden_by_stacks`) is the kept figure ``row`` seen in full.
+
+    So it is when ``row`` is a cowboy or tent of that colour group (:data:`_GROUP`: a yellow
+    one may read as gold) whose foot is within ``min_foot_gap`` of ``foot`` (two figures
+    cannot stand on one spot), or a cowboy of that group touching the stack (``hidden_reach``).
+    """
+    cls = row[0].info.get("class")
+    if row[1] not in ("meeple", "farmer", "tent") or _GROUP.get(cls, cls) != _GROUP.get(name, name):
+        return False
+    if float(np.linalg.norm(np.asarray(row[5]["foot"], dtype=np.float64) - foot)) < cfg.min_foot_gap:
+        return True
+    return row[1] != "tent" and _touching(stack, row[0], cfg.hidden_reach)
+
+
 def _foot_taken(foot: np.ndarray, cls: str, kept: Sequence[tuple[np.ndarray, str]], cfg: FigureConfig) -> bool:
     """Whether a candidate's foot (lattice point) is another kept candidate's: one figure seen as two.
 
@@ -2893,6 +3061,9 @@ def _kind_confidence(info: dict[str, Any], kind: str, cfg: FigureConfig) -> floa
     ``min_shape_score``) and of the margins of the linear decisions it went
     through (tent or not, ore or not, the Sheriff or not, gold bars or not).
     """
+    if info.get("hidden"):
+        # Seen by a few pixels of its colour beside an ore stack (_hidden_by_stacks): even odds at hidden_mm2.
+        return float(info["hidden"] / (info["hidden"] + cfg.hidden_mm2))
     best = max(info.get("shapes", {}).values(), default=0.0)
     p = 1.0 / (1.0 + math.exp(-(best - cfg.min_shape_score) / 0.05))
     for name, z in info.get("_logits", {}).items():
@@ -2905,7 +3076,7 @@ def _kind_confidence(info: dict[str, Any], kind: str, cfg: FigureConfig) -> floa
 def _public(info: dict[str, Any]) -> dict[str, Any]:
     """The JSON-ready measurements of a candidate (``FigureReading.blobs``)."""
     keep = ("area", "radial", "across", "smear16", "elong", "dark", "peak", "convexity", "circularity", "class",
-            "shapes", "shading", "sheriff")
+            "shapes", "shading", "sheriff", "hidden")
     d = {k: (round(float(info[k]), 3) if isinstance(info[k], (float, np.floating)) else info[k]) for k in keep if k in info}
     d["rgb"] = [int(round(v)) for v in info["rgb"]]
     if info.get("_logits"):

@@ -1,0 +1,100 @@
+"""Gold Rush: cowboys and the Sheriff that an ore stack hides but for a few pixels of their colour.
+
+:func:`scorer.vision.figures._hidden_by_stacks` counts, around every ore stack
+read, the pixels of a player colour or of the Sheriff's gold that the art does
+not explain (``hidden_mm2``, ``hidden_reach``, ``hidden_colour``,
+``hidden_gold``, ``hidden_table``); :func:`scorer.vision.figures._seen_already`
+keeps a cowboy read in full from being read a second time.  A seeded
+synthesised scene (a red and a blue cowboy and the Sheriff, each on a
+mountain with its ore stack, seen from the side the stacks stand on) is read
+with the true tiles and a grid fitted to the true cell corners, so only the
+figure stage is under test.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from scorer.evaluate import compare_boards
+from scorer.vision.figures import FigureConfig, _Blob, _seen_already, read_figures
+
+from test_vision_figures import _as_board, _scene
+
+HIDDEN = {
+    "format": "carcassonne-board/1", "game": "goldrush", "expansions": ["sheriff"],
+    "players": ["black", "yellow", "red", "green", "blue"],
+    "tiles": [
+        {"x": 0, "y": 0, "tile": "GR10", "rot": 0}, {"x": 1, "y": 0, "tile": "GR06", "rot": 0},
+        {"x": 2, "y": 0, "tile": "GR13", "rot": 0}, {"x": 0, "y": 1, "tile": "GR01", "rot": 0},
+        {"x": 1, "y": 1, "tile": "GR22", "rot": 0}, {"x": 2, "y": 1, "tile": "GR05", "rot": 0},
+    ],
+    "meeples": [{"player": "red", "x": 0, "y": 0, "at": "N"}, {"player": "blue", "x": 2, "y": 0, "at": "S"}],
+    "sheriff": {"x": 1, "y": 0, "at": "N"},
+    "ore": [{"x": 0, "y": 0, "at": "N", "count": 6}, {"x": 1, "y": 0, "at": "N", "count": 7},
+            {"x": 2, "y": 0, "at": "S", "count": 5}],
+}
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return _scene(HIDDEN, 401001, tilt_deg=30.0, rotation_deg=135.0, megapixels=0.35)
+
+
+def _read(scene, cfg: FigureConfig):
+    result, grid = scene
+    truth = result.truth
+    placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
+    reading = read_figures(result.image, grid, placements, cfg, game="goldrush", players=HIDDEN["players"])
+    return reading, compare_boards(truth, _as_board(truth, reading), offset=(0, 0))
+
+
+def test_hidden_cowboy_and_sheriff_are_read(scene):
+    """With the defaults (hidden_mm2 = 8 mm^2) all three figures are read right: the blue cowboy
+    and the Sheriff from the blue and gold pixels beside their stacks (76 and 80 mm^2)."""
+    reading, cmp = _read(scene, FigureConfig())
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (3, 3, 3)
+    assert sorted((b["kind"], b["class"], round(b["hidden"])) for b in reading.blobs if b.get("hidden")) == [
+        ("meeple", "blue", 76), ("sheriff", "gold", 80)]
+    truth = scene[0].truth
+    assert (reading.sheriff["x"], reading.sheriff["y"], reading.sheriff["at"]) == (
+        truth.sheriff.x, truth.sheriff.y, truth.sheriff.at)
+    assert sorted((m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples) == sorted(
+        (m.player, m.x, m.y, m.at) for m in truth.meeples)
+
+
+def test_off_misses_them(scene):
+    """hidden_mm2 = 0 (off): only the red cowboy is read."""
+    reading, cmp = _read(scene, FigureConfig(hidden_mm2=0.0))
+    assert (cmp.figures_truth, cmp.figures_pred, cmp.figures_matched) == (3, 1, 1)
+    assert reading.sheriff is None
+    assert [m["player"] for m in reading.meeples] == ["red"]
+
+
+def _row(kind: str, cls: str, foot, xy) -> tuple:
+    xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    b = _Blob(1, xy * 64, xy, np.zeros(len(xy)), np.zeros((len(xy), 3)), np.ones(len(xy)), {"class": cls})
+    return (b, kind, None, None, None, {"foot": np.asarray(foot, dtype=np.float64)})
+
+
+def test_seen_already():
+    """A cowboy of the colour group (a yellow cowboy read as gold) within min_foot_gap (0.25) of the
+    hidden foot, or touching the stack, is the one seen; a tent counts by its foot only; another
+    colour, or one 0.3 away not touching, does not."""
+    cfg = FigureConfig()
+    stack = _Blob(1, np.zeros((1, 2)), np.array([[1.5, 1.5]]), np.zeros(1), np.zeros((1, 3)), np.ones(1))
+    foot = np.array([1.6, 1.5])
+    assert _seen_already(stack, foot, _row("meeple", "gold", [1.8, 1.5], [[1.8, 1.45]]), "yellow", cfg)
+    assert _seen_already(stack, foot, _row("tent", "yellow", [1.8, 1.5], [[1.8, 1.45]]), "yellow", cfg)
+    assert not _seen_already(stack, foot, _row("meeple", "red", [1.8, 1.5], [[1.8, 1.45]]), "yellow", cfg)
+    assert not _seen_already(stack, foot, _row("meeple", "yellow", [1.9, 1.5], [[1.9, 1.7]]), "yellow", cfg)
+    assert _seen_already(stack, foot, _row("meeple", "yellow", [1.9, 1.5], [[1.58, 1.5]]), "yellow", cfg)
+    assert not _seen_already(stack, foot, _row("tent", "yellow", [1.9, 1.5], [[1.58, 1.5]]), "yellow", cfg)
+
+
+def test_defaults():
+    cfg = FigureConfig()
+    assert (cfg.hidden_mm2, cfg.hidden_reach, cfg.hidden_colour, cfg.hidden_gold, cfg.hidden_table) == (
+        8.0, 0.12, 0.3, 0.35, 0.1)
