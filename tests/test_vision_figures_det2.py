@@ -31,8 +31,8 @@ MERGED = {
 @pytest.fixture(scope="module")
 def merged_scene():
     # The stacks lie where the renderer used to put them, 0.34 tile in from the
-    # anchor, against the cowboy: the scene this test was made from.
-    return _scene(MERGED, seed=3, megapixels=2.0, ore_spot=[0.0, 0.34])
+    # anchor, against the cowboy, and stay there (no room made): the scene this test was made from.
+    return _scene(MERGED, seed=3, megapixels=2.0, ore_spot=[0.0, 0.34], room_mm=None)
 
 
 def _figures(scene, cut: float):

@@ -40,7 +40,9 @@ HIDDEN = {
 
 @pytest.fixture(scope="module")
 def scene():
-    return _scene(HIDDEN, 401001, tilt_deg=30.0, rotation_deg=135.0, megapixels=0.35)
+    # Each figure stands where the renderer puts it without making room (room_mm None): partly
+    # inside its stack, so that the stack hides all but a few pixels of it.
+    return _scene(HIDDEN, 401001, tilt_deg=30.0, rotation_deg=135.0, megapixels=0.35, room_mm=None)
 
 
 def _read(scene, cfg: FigureConfig):

@@ -34,6 +34,12 @@ MEEPLE_THICK_MM = 8.0
 TENT_SIZE_MM = (13.0, 12.0, 10.0)  # ridge length, base width, height
 GOLD_BAR_MM = (11.0, 5.5, 3.6)  # length, width, height (bottom face; the top is smaller)
 ORE_TOKEN_MM = (15.0, 2.2)  # diameter, thickness
+#: Radius of the round base each solid stands on, mm (about half its width on
+#: the table: a standing meeple is 16 x 8 mm there, a farmer 16 x 16, a tent
+#: 13 x 12, a gold bar 11 x 5.5, an ore token 15 across).  Two solids on a
+#: tile stand at least the sum of their radii apart: wood does not interpenetrate.
+FOOTPRINT_MM = {"meeple": 7.0, "sheriff": 7.0, "farmer": 8.5, "tent": 7.0, "gold": 6.0,
+                "ore": ORE_TOKEN_MM[0] / 2}
 
 
 @dataclass

@@ -46,7 +46,7 @@ from ..errors import ScorerError
 from ..fileio import write_atomic_group
 from ..geometry import Cell, rotate_location
 from . import scene
-from .figures3d import draw_solid, figure_faces
+from .figures3d import FOOTPRINT_MM, draw_solid, figure_faces
 from .scene import TILE_MM, Camera, Lens
 from .tileart import tile_image
 from .topdown import FIGURE_OFFSETS, GOLD_ANCHOR, LOCATION_ANCHORS, offset_axes
@@ -70,6 +70,11 @@ SPREAD = 2.0
 ORE_SPOT = (0.13, 0.09)
 #: Height of the tallest figure (the Sheriff's hat), mm: kept inside the frame.
 FIGURE_TOP_MM = 18.5
+#: Of two solids on one tile whose bases would overlap, the one ranked lower here
+#: makes room (equal ranks: both): a follower or cowboy marks its feature and
+#: stays; the Sheriff and a tent stand on their mountain; gold bars and an ore
+#: stack are put down wherever the tile has room.
+ROOM_RANK = {"meeple": 3, "farmer": 3, "sheriff": 2, "tent": 1, "gold": 0, "ore": 0}
 
 
 # --------------------------------------------------------------------------- parameters
@@ -151,6 +156,10 @@ class SynthParams:
         Tile thickness, mm.
     figure_jitter_mm : float
         How far a figure stands from its location's anchor, mm.
+    room_mm : float or None
+        Least gap between the bases of two solids on one tile, mm
+        (:func:`_make_room`); ``None``: every solid at its spot, however
+        the solids overlap (as in photos made before solids made room).
     ore_spot : list of float
         Where an ore stack lies from its mountain's location anchor,
         ``[across, inward]`` in tile fractions (:data:`ORE_SPOT`; not drawn at random).
@@ -200,6 +209,7 @@ class SynthParams:
     tile_thickness_mm: float = 2.0
     figure_jitter_mm: float = 1.0
     ore_spot: list = field(default_factory=lambda: list(ORE_SPOT))
+    room_mm: float | None = 1.0
 
     @classmethod
     def random(cls, rng: np.random.Generator, difficulty: str = "easy", *,
@@ -314,6 +324,7 @@ class SynthParams:
             ("supply_figures", 0 <= self.supply_figures <= 30, "between 0 and 30"),
             ("ore_spot", len(self.ore_spot) == 2 and max(abs(float(v)) for v in self.ore_spot) <= 0.5,
              "2 offsets (across, inward) of at most 0.5 tile"),
+            ("room_mm", self.room_mm is None or 0 <= float(self.room_mm) <= 10, "between 0 and 10 (or null)"),
         ]
         for name, ok, what in tests:
             if not ok:
@@ -641,7 +652,62 @@ def _place_items(truth: Board, laid: dict[Cell, _Laid], p: SynthParams,
 
         frac = next((c for c in cands if room(c) >= 0.3), max(cands, key=room))
         add("gold", s.cell, frac, count=s.count)
+    if p.room_mm is not None:
+        _make_room(items, laid, float(p.room_mm))
     return items
+
+
+def _solid(it: dict[str, Any]) -> str:
+    """The solid an item of :func:`_place_items` is drawn as (:data:`FOOTPRINT_MM` keys)."""
+    return "farmer" if it["kind"] == "meeple" and it.get("pose") == "lying" else it["kind"]
+
+
+def _make_room(items: list[dict[str, Any]], laid: dict[Cell, _Laid], gap_mm: float, rounds: int = 30) -> None:
+    """Move the solids sharing a tile apart until their bases are ``gap_mm`` apart (in place).
+
+    Each solid stands on a round base of radius :data:`FOOTPRINT_MM`; of two
+    that overlap, the lower of :data:`ROOM_RANK` moves straight away from the
+    other (equal ranks: both, half each), and stays within 0.1 of a tile of the
+    tile's edge.  Real figures touch but never stand inside one another: a
+    cowboy stands beside the ore stack on its mountain, not through it.
+    Repeated until nothing moves or ``rounds`` passes were made (a crowded
+    corner may keep some overlap).
+    """
+    by_cell: dict[Cell, list[dict[str, Any]]] = {}
+    for it in items:
+        by_cell.setdefault((it["x"], it["y"]), []).append(it)
+    for cell, group in by_cell.items():
+        if len(group) < 2:
+            continue
+        t = laid[cell]
+        c, s = math.cos(t.angle), math.sin(t.angle)
+        rot = np.array([[c, -s], [s, c]])
+        lo, hi = (0.1 - 0.5) * TILE_MM, (0.9 - 0.5) * TILE_MM
+
+        def clamp(mm: np.ndarray) -> np.ndarray:
+            local = rot.T @ (mm - t.centre)
+            return t.centre + rot @ np.clip(local, lo, hi)
+
+        for _ in range(rounds):
+            moved = False
+            for i in range(len(group)):
+                for j in range(i + 1, len(group)):
+                    a, b = group[i], group[j]
+                    need = FOOTPRINT_MM[_solid(a)] + FOOTPRINT_MM[_solid(b)] + gap_mm
+                    d = b["mm"] - a["mm"]
+                    dist = float(np.linalg.norm(d))
+                    if dist >= need - 1e-6:
+                        continue
+                    if dist < 1e-6:  # one on top of the other: apart along the tile's x axis
+                        d, dist = rot[:, 0].copy(), 1.0
+                    u = d / dist
+                    ra, rb = ROOM_RANK[_solid(a)], ROOM_RANK[_solid(b)]
+                    share_a = 0.5 if ra == rb else (1.0 if ra < rb else 0.0)
+                    a["mm"] = clamp(a["mm"] - u * (need - dist) * share_a)
+                    b["mm"] = clamp(b["mm"] + u * (need - dist) * (1.0 - share_a))
+                    moved = True
+            if not moved:
+                break
 
 
 # --------------------------------------------------------------------------- drawing
