@@ -176,6 +176,34 @@ def test_figures_stand_inside_their_truth_cells():
             assert inside(r.cell_corners[(f["x"], f["y"])], f["px"]), f
 
 
+def test_solids_on_a_tile_make_room_and_the_cowboy_stays():
+    """Given a cowboy, a tent, the Sheriff and an ore stack on one mountain (the spots of
+    GR11's N location, where their round bases overlap), when the photo is made, then every two
+    bases are at least their radii and room_mm apart and the cowboy stands at its own spot;
+    with room_mm None the Sheriff and the stack still overlap as the spots put them."""
+    from scorer.render.figures3d import FOOTPRINT_MM
+    from scorer.render.synth import _place_items, _lay_tiles, _solid
+
+    board = make_board(tiles=[(0, 0, "GR11", 0), (1, 0, "GR01", 0)], meeples=[("yellow", 0, 0, "N")],
+                       tents=[("red", 0, 0, "N")], sheriff=(0, 0, "N"), ore=[(0, 0, "N", 3)],
+                       game="goldrush", expansions=["sheriff"], players=["yellow", "red"])
+
+    def items(room):
+        p = params(room_mm=room, figure_jitter_mm=0.0)
+        _, laid = _lay_tiles(board, p, np.random.default_rng(0))
+        return _place_items(board, laid, p, np.random.default_rng(0))
+
+    def gaps(its):
+        return [float(np.linalg.norm(a["mm"] - b["mm"])) - FOOTPRINT_MM[_solid(a)] - FOOTPRINT_MM[_solid(b)]
+                for i, a in enumerate(its) for b in its[i + 1:]]
+
+    before, after = items(None), items(1.0)
+    assert min(gaps(before)) < 0
+    assert min(gaps(after)) >= 1.0 - 1e-6
+    (was,), (now,) = ([it["mm"] for it in its if it["kind"] == "meeple"] for its in (before, after))
+    assert np.allclose(was, now)
+
+
 def clean(**kw) -> SynthParams:
     """A sharp, noiseless, evenly lit photo on a black cloth: pixels can be checked."""
     return params(table="cloth", table_rgb=[0.03, 0.03, 0.03], blur_px=0, noise=0, sharpen=0, vignette=0,
