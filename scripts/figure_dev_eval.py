@@ -18,6 +18,7 @@ stage took per photo, and can dump every reading for inspection.
 Usage::
 
     .venv/bin/python scripts/figure_dev_eval.py /tmp/dev3/gr --limit 20 --cache /tmp/figdev/cache
+    .venv/bin/python scripts/figure_dev_eval.py /tmp/dev3/gr --modes read --set figures.max_stack=16
 """
 
 from __future__ import annotations
@@ -66,6 +67,17 @@ def true_grid(truth_json: dict, shape: tuple[int, int]) -> Grid:
     return Grid(Hn, (h, w), k1=k1)
 
 
+def apply_sets(cfg, items: list[str]) -> None:
+    """Override thresholds of a vision configuration from ``STAGE.KEY=VALUE`` items (JSON values)."""
+    for item in items:
+        key, _, value = item.partition("=")
+        stage, _, name = key.partition(".")
+        section = getattr(cfg, stage, None)
+        if section is None or not hasattr(section, name):
+            raise ValueError(f"--set {key}: no such threshold")
+        setattr(section, name, json.loads(value))
+
+
 def read_tiles_cached(photo: Path, rgb: np.ndarray, cache: Path, cfg) -> dict | None:
     """The tile stage's grid and placements (ids), cached."""
     f = cache / (photo.parent.name + "_" + photo.name + ".pkl")
@@ -112,8 +124,14 @@ def main(argv=None) -> int:
     ap.add_argument("--dump", default="", help="folder to pickle every reading into")
     ap.add_argument("--json", default="", help="write per-photo rows here")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="STAGE.KEY=VALUE",
+                    help="override a threshold (JSON value), e.g. figures.max_stack=16; repeatable")
     args = ap.parse_args(argv)
     cfg = vconfig.load_config()
+    try:
+        apply_sets(cfg, args.set)
+    except ValueError as exc:
+        ap.error(str(exc))
     cache = Path(args.cache)
     modes = args.modes.split(",")
     tot = {m: collections.Counter() for m in modes}

@@ -27,6 +27,7 @@ photo's side from its border), ``small`` (tile side under 60 photo pixels),
 Usage::
 
     .venv/bin/python scripts/figure_error_groups.py /tmp/dev4/base /tmp/dev4/gr --out /tmp/x/groups.json
+    .venv/bin/python scripts/figure_error_groups.py /tmp/dev4/real --art-dir ART --out /tmp/x/real.json
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figure_dev_eval import true_grid
+from figure_dev_eval import apply_sets, true_grid
 from scorer.board import read_board
 from scorer.vision import config as vconfig
 from scorer.vision.figures import read_figures
@@ -60,7 +61,7 @@ def same_role(tk: str, ck: str) -> bool:
     return norm.get(tk, tk) == norm.get(ck, ck)
 
 
-def analyse(photo: Path, cfg) -> dict:
+def analyse(photo: Path, cfg, art_dir: str | None = None) -> dict:
     tj = json.loads(Path(str(photo) + ".truth.json").read_text())
     truth = read_board(str(photo) + ".truth.json")
     rgb = load_photo(photo, max_side=cfg.photo.max_side)
@@ -70,7 +71,7 @@ def analyse(photo: Path, cfg) -> dict:
     W0, H0 = s["image_size"]
     sc = np.array([w / W0, h / H0])
     placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
-    reading = read_figures(rgb, grid, placements, cfg.figures, game=truth.game, players=None)
+    reading = read_figures(rgb, grid, placements, cfg.figures, game=truth.game, players=None, art_dir=art_dir)
     cands = reading.debug["candidates"]
     figs = s["figures_px"]
     lat = grid.to_lattice(np.array([f["px"] for f in figs]) * sc) if figs else np.zeros((0, 2))
@@ -190,15 +191,22 @@ def main(argv=None) -> int:
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--out", default="")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--art-dir", default=None, help="real tile art the photos were made with (development only)")
+    ap.add_argument("--set", action="append", default=[], metavar="STAGE.KEY=VALUE",
+                    help="override a threshold (JSON value), e.g. figures.max_stack=16; repeatable")
     args = ap.parse_args(argv)
     cfg = vconfig.load_config()
+    try:
+        apply_sets(cfg, args.set)
+    except ValueError as exc:
+        ap.error(str(exc))
     res = []
     for folder in args.folders:
         photos = sorted(Path(folder).glob("*.jpg"))
         if args.limit:
             photos = photos[:args.limit]
         for photo in photos:
-            r = analyse(photo, cfg)
+            r = analyse(photo, cfg, args.art_dir)
             res.append(r)
             print(f"{photo.parent.name}/{photo.name} T{r['truth']} K{r['kept']} M{r['matched']}", flush=True)
     for game in sorted({r["game"] for r in res}):

@@ -50,7 +50,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    of :mod:`scorer.render.figures3d`, made after the real components), the
    outline it would throw on the table through the camera, at a few yaws and
    stack heights, is correlated with the map of how much each pixel has the
-   candidate's colour, over small shifts of the foot (off the board, the
+   candidate's colour, over small shifts of the foot (where the art itself
+   has a like colour, a pixel counts only as far as it differs from the art:
+   black wood on dark rock, yellow on a yellow prairie; off the board, the
    table counts only where it is not of the candidate's colour itself: a
    figure's top may hang over a table, but a red cloth is no red figure).
    The best outline gives
@@ -168,6 +170,7 @@ class FigureConfig:
     pose_weight: float = 0.5  # tile units of location fit one unit of shape correlation is worth (standing vs lying)
     foot_search: float = 0.05  # the foot is searched this far around its first guess, tile units
     soft_sigma: float = 0.4  # colour distance at which a pixel is half as likely the figure's colour
+    art_like: bool = True  # where the art has a colour like a candidate's, its pixels count for the outline only by their residual
     silhouette_blur: float = 0.02  # Gaussian sigma of the rendered outlines, tile units
     max_stack: int = 10  # largest ore or gold stack tried
     stack_stop: float = 0.05  # taller stacks are not tried once two heights fit this much worse than the best
@@ -1959,13 +1962,17 @@ def _shapes_for(cls: str, game: str) -> list[str]:
 
 
 def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam: Camera, canvas: _Canvas,
-                  cfg: FigureConfig, game: str) -> dict[str, dict[str, Any]]:
+                  cfg: FigureConfig, game: str, exp: np.ndarray | None = None) -> dict[str, dict[str, Any]]:
     """Best match of every possible solid with the candidate's colour map.
 
     For each solid (and count, for stacks) and each yaw, the solid's outline
     on the table (:func:`_render`, through the camera) is blurred and
     correlated (normalised cross-correlation) with the map of how much each
-    pixel has the candidate's colour, over small shifts of the foot.
+    pixel has the candidate's colour, over small shifts of the foot.  Where
+    the art itself has a colour like the candidate's (``exp``, the expected
+    picture: yellow wood on a yellow-green field, green on green), a pixel
+    counts only as far as it differs from the art (its residual, up to
+    ``residual_high``), with ``art_like``.
 
     Returns
     -------
@@ -2006,6 +2013,10 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
                 # gold, roads and walls grey): keep only what
                 # the art does not explain.
                 soft *= np.clip(res[y0:y1, x0:x1] / cfg.residual_high, 0.0, 1.0)
+            elif cfg.art_like and exp is not None:
+                # Elsewhere only where the art has a like colour: there the colour alone is no evidence.
+                like = _soft_map(exp[y0:y1, x0:x1], info["class"], cfg.soft_sigma)
+                soft *= 1.0 - like * (1.0 - np.clip(res[y0:y1, x0:x1] / cfg.residual_high, 0.0, 1.0))
             own = owner[y0:y1, x0:x1]
             soft[(own > 0) & (own != info["_id"])] = 0.0
             table = own < 0
@@ -2214,7 +2225,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(info["rgb"][None])[0])]
         if info["area"] < cfg.min_gold_mm2:
             continue
-        matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game)
+        matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game, exp)
         info.pop("_soft", None)
         info["shapes"] = {k: round(v["score"], 3) for k, v in matches.items()}
         info["shading"] = {k: round(v["shading"], 3) for k, v in matches.items() if "shading" in v}
