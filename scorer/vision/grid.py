@@ -39,10 +39,11 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
 5. the winner is settled on the seams: moved by half a cell, or its period
    halved or doubled, when the seam coverage of the lines half a cell off says
    so, or its period made 3/2, 2/3, 3 or 1/3 times as long when a lattice of
-   that period explains the seams better (and once more after step 6: a
-   lattice of half the tile size a little off
-   the seams misses them on its own lines too, and only on the seams shows its
-   lines through the empty middles of the tiles);
+   that period explains the seams better; a lattice chosen framing tiles well
+   is halved or rescaled only where that frames half its tiles (and once more
+   after step 6: a lattice of half the tile size a little off the seams
+   misses them on its own lines too, and only on the seams shows its lines
+   through the empty middles of the tiles);
 6. least-squares fit of the homography and the radial distortion ``k1``, ``k2``
    to every seam near a lattice line (point-to-line distances in pixels, Cauchy
    loss, Levenberg-Marquardt), grown outwards from the middle of the board;
@@ -66,6 +67,7 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -126,6 +128,7 @@ class GridConfig:
     pattern_tol: float = 0.06  # segments this close to a pattern's lines are set aside, its cells
     shift_ratio: float = 1.25  # lines half a cell off this much better covered: move the lattice
     halve_ratio: float = 0.55  # lines half a cell off this well covered: halve the period (blur shows seams in parts)
+    settle_keep: float = 0.5  # a lattice framing weak_lattice tiles: halved or rescaled only to frame this share of them
     min_framed_cells: float = 0.05
     min_seam_support: float = 0.35
     weak_lattice: float = 1.5  # a lattice framing fewer tiles (tile score) is searched for again on blurred segments
@@ -463,7 +466,11 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
             "more from above (less tilt) and with more light"
         )
     H0, score, k1_0, usegs0, keep = best
-    Hs = _settle(H0, usegs0, cfg)
+    # A lattice chosen framing tiles well keeps its period where halving or rescaling it would
+    # frame far fewer (_settle); one framing few (blurred seams seen in parts, where a lattice of
+    # 2 x 2 tiles may frame more than the tiles) says too little for that.
+    hold = score >= cfg.weak_lattice
+    Hs = _settle(H0, usegs0, cfg, (lambda H: _tile_score(H, k1_0, usegs0, evidence, cfg)) if hold else None)
     if not guard or not _coarser(Hs, H0) or _tile_score(Hs, k1_0, usegs0, evidence, cfg) >= score:
         H0 = Hs
     else:
@@ -485,7 +492,7 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
     # Settled once more on the fitted lattice: a lattice of half the tile size a
     # little off the seams before the fit misses them on its own lines and looks
     # balanced; on the seams it shows its empty tile middles.
-    Hs = _settle(Hn, usegs, cfg)
+    Hs = _settle(Hn, usegs, cfg, (lambda H: _tile_score(H, k1, usegs, evidence, cfg)) if hold else None)
     if guard and not np.allclose(Hs, Hn) and _tile_score(Hs, k1, usegs, evidence, cfg) < _tile_score(
             Hn, k1, usegs, evidence, cfg):
         Hs = Hn
@@ -653,7 +660,8 @@ def _parity_balance(H: np.ndarray, segs: np.ndarray, tol: float) -> float:
     return float(min(par[f].min() / max(par[f].max(), 1e-9) for f in (0, 1)))
 
 
-def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
+def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig,
+            tiles: Callable[[np.ndarray], float] | None = None) -> np.ndarray:
     """Put the lattice's lines on the seams and its period at one tile.
 
     Seams inside the tiles (roads, rivers, city walls) can pull the period
@@ -667,8 +675,28 @@ def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
     the lattice's own, the period is halved; otherwise a lattice of 3/2, 2/3, 3
     or 1/3 times the period may explain the seams better (:func:`_rescale`,
     with ``rescale_periods``).
+
+    ``tiles``, when given (a lattice chosen framing ``weak_lattice`` tiles or
+    more), says how many tiles a lattice frames (:func:`_tile_score`): the
+    period is halved or rescaled only where the lattice that makes frames at
+    least ``settle_keep`` of the tiles the lattice does.  Rails or a road
+    through the middles of the tiles of a small board cover the lines half a
+    cell off nearly as well as the seams do (its quarter tiles are framed on
+    two sides only), and its outline lies on every third line of some lattice
+    (whose cells frame no tile).
     """
     tol = cfg.snap_tol
+
+    def kept(Hnew: np.ndarray, what: str) -> bool:
+        """Whether a lattice of another period frames enough of the tiles the lattice does."""
+        if tiles is None:
+            return True
+        new, now = tiles(Hnew), tiles(H)
+        if new >= cfg.settle_keep * now:
+            return True
+        log.debug("%s the period would frame fewer tiles (%.2f, not %.2f): kept", what, new, now)
+        return False
+
     for _ in range(6 if cfg.rescale_periods else 4):
         # Family 0: lines u = k, family 1: lines v = k; even lines of the halved
         # lattice are the lattice's own lines, odd ones lie half a cell off.
@@ -688,11 +716,14 @@ def _settle(H: np.ndarray, segs: np.ndarray, cfg: GridConfig) -> np.ndarray:
             continue
         mid = half[:, 1] / np.maximum(half[:, 0], 1e-9)
         if seen.any() and mid[seen].min() >= cfg.halve_ratio:  # the lines between are seams too
-            H = np.diag([2.0, 2.0, 1.0]) @ H
-            continue
+            Hh = np.diag([2.0, 2.0, 1.0]) @ H
+            if kept(Hh, "halving"):
+                H = Hh
+                continue
         if cfg.rescale_periods:
             Hr = _rescale(H, segs, cfg)
-            if Hr is not None:  # a period of 2/3, 3/2, 1/3 or 3 times the lattice's fits the seams
+            if Hr is not None and kept(Hr, "rescaling"):
+                # a period of 2/3, 3/2, 1/3 or 3 times the lattice's fits the seams
                 H = Hr
                 continue
         break
