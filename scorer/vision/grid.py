@@ -25,10 +25,10 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    projective rectification (the vanishing line sent to infinity), an affine map
    that makes the two families axis-parallel, and a few candidate periods and
    phases per family from the seam positions; only period pairs that make
-   square cells for a plausible focal length are kept, and each family's best
-   period is also paired with the other family's best period among those that
-   make square cells (a board one or two tiles wide shows its tile size in one
-   family only);
+   square cells for a plausible focal length are kept, and each of a family's
+   few best periods is also paired with the other family's best period among
+   those that make square cells (a board one or two tiles wide shows its tile
+   size in one family only);
 4. every candidate lattice is scored by the tiles it frames: cells with a seam
    segment on all four sides, each weighted by how unlike its neighbours it
    looks (tiles differ, the squares of a checked cloth repeat), times the share
@@ -111,6 +111,7 @@ class GridConfig:
     period_min_frac: float = 0.02  # tile size bounds, fraction of the rectified span
     period_max_frac: float = 0.8
     period_candidates: int = 3
+    band_periods: int = 3  # each of a family's best periods this many is paired with the other's best making square cells
     period_steps: int = 600
     period_segments: int = 600  # longest seams of a family the period search looks at
     period_window: int = 4  # seam position kernel half-width, 48ths of a period
@@ -1268,17 +1269,20 @@ def _rectify(vp1, vp2, p1, p2, in1, in2, cfg: GridConfig) -> list[np.ndarray]:
     pairs = [(v, u) for v in cands_v for u in cands_u if lo_r <= u[0] / v[0] <= hi_r]  # square tiles
     n_own = len(pairs)
     # A family with few seam lines (a board one or two tiles wide, a river's banks
-    # between its seams) may miss the tile size that the other family shows
-    # clearly: a family's best period without a partner gets the other family's
-    # best period within the square cells' range.
-    if cands_v and not any(v == cands_v[0] for v, _ in pairs):
-        u = _band_period(vals_u, wts_u, table_u, (cands_v[0][0] * lo_r, cands_v[0][0] * hi_r))
-        if u is not None:
-            pairs.append((cands_v[0], u))
-    if cands_u and not any(u == cands_u[0] for _, u in pairs):
-        v = _band_period(vals_v, wts_v, table_v, (cands_u[0][0] / hi_r, cands_u[0][0] / lo_r))
-        if v is not None:
-            pairs.append((v, cands_u[0]))
+    # between its seams, a score track or a table edge far off widening the span
+    # the periods are judged on) may miss the tile size that the other family
+    # shows clearly: each of a family's best periods (``band_periods``) without a
+    # partner gets the other family's best period within the square cells' range.
+    for cv in cands_v[:cfg.band_periods]:
+        if not any(v == cv for v, _ in pairs):
+            u = _band_period(vals_u, wts_u, table_u, (cv[0] * lo_r, cv[0] * hi_r))
+            if u is not None:
+                pairs.append((cv, u))
+    for cu in cands_u[:cfg.band_periods]:
+        if not any(u == cu for _, u in pairs):
+            v = _band_period(vals_v, wts_v, table_v, (cu[0] / hi_r, cu[0] / lo_r))
+            if v is not None:
+                pairs.append((v, cu))
     out = []
     for n, ((pv, phv), (pu, phu)) in enumerate(pairs):
         if n >= n_own and any(_same_period((pv, phv), v) and _same_period((pu, phu), u) for v, u in pairs[:n]):
