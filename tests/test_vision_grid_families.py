@@ -6,9 +6,11 @@ when every tile lands in its own cell, one whole-cell offset for all.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from scorer.vision import grid as G
 from scorer.vision.grid import GridConfig, find_grid
 
 from test_vision_grid import photo
@@ -40,3 +42,28 @@ def test_a_partner_period_is_looked_for_beside_each_good_period():
     best_only = find_grid(res.image, GridConfig(band_periods=1))
     assert len(_offsets(res, best_only)) > 1
     assert _cells_per_tile(res, best_only).max() < 0.11
+
+
+def test_more_families_are_searched_while_none_can_be_perpendicular():
+    """A board mostly one tile wide on wood grain: the grain takes three of the first four families
+    and the seams along the board the fourth, and no two of them can be perpendicular on the
+    table; the fifth is the seams across the board, a tile long each.  Stopping at four families,
+    the lattice found has cells of a third of a tile."""
+    res = photo("carcassonne", ["river"], 12, 7330031, "easy", megapixels=1.5, table="wood")
+    cfg = GridConfig()
+    gray = cv2.cvtColor(res.image, cv2.COLOR_RGB2GRAY)
+    segs = G._without_cloth(G._segments(gray, cfg), G._Evidence(gray, cfg), cfg)
+    half = 0.5 * np.hypot(*gray.shape)
+    c = np.array([gray.shape[1], gray.shape[0]]) / 2
+    p1, p2 = ((segs[:, :2] - c) / half, (segs[:, 2:4] - c) / half)
+    for most, n in ((4, 4), (7, 5)):
+        fams = G._families(G._undistort(p1, 0.05), G._undistort(p2, 0.05),
+                           GridConfig(max_families_unpaired=most), np.random.default_rng(0))
+        perpendicular = [(a, b) for a in range(len(fams)) for b in range(a + 1, len(fams))
+                         if G._perpendicularity(fams[a][0], fams[b][0]) <= cfg.max_cos]
+        assert (len(fams), perpendicular) == (n, [] if n == 4 else [(3, 4)])
+    grid = find_grid(res.image)
+    assert len(_offsets(res, grid)) == 1
+    assert _cells_per_tile(res, grid) == pytest.approx(1.0, abs=0.03)
+    four = find_grid(res.image, GridConfig(max_families_unpaired=4))
+    assert _cells_per_tile(res, four) == pytest.approx(1 / 3, abs=0.03)

@@ -20,7 +20,8 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    tile's art);
 2. seam families: vanishing points by RANSAC over segment pairs (tile seams,
    but also wood grain, cloth patterns, box edges), searched once and re-fitted
-   for each trial lens distortion ``k1``;
+   for each trial lens distortion ``k1``; more are searched for while no two
+   found can be perpendicular on the table (grain taking all but one);
 3. for every pair of families that can be perpendicular on the table:
    projective rectification (the vanishing line sent to infinity), an affine map
    that makes the two families axis-parallel, and a few candidate periods and
@@ -92,6 +93,7 @@ class GridConfig:
     vp_angle_deg: float = 1.5
     min_family_segments: int = 6
     max_families: int = 4
+    max_families_unpaired: int = 7  # more, up to this many, while no two families found can be perpendicular
     family_angle_deg: float = 2.5
     k1_candidates: tuple = (0.0, 0.05, 0.1)  # trial lens distortions of the search
     # Table cloths: segments of a repeating pattern set aside before the search.
@@ -861,11 +863,20 @@ def _fit_vp(p1: np.ndarray, p2: np.ndarray, mask: np.ndarray) -> np.ndarray | No
 
 def _families(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig, rng: np.random.Generator
               ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Up to ``max_families`` distinct vanishing points, each with its segments (boolean mask)."""
+    """Up to ``max_families`` distinct vanishing points, each with its segments (boolean mask).
+
+    Wood grain or a cloth's pattern can take every one of them but one seam
+    direction (a long board one tile wide shows few seams across it): while no
+    two of the families found can be perpendicular on the table
+    (:func:`_perpendicularity`, ``max_cos``), more are searched for, up to
+    ``max_families_unpaired``.
+    """
     vps: list[tuple[np.ndarray, np.ndarray]] = []
     allowed = np.ones(len(p1), bool)
     wide = np.cos(np.radians(cfg.family_angle_deg))
-    for _ in range(cfg.max_families + 2):
+    most = max(cfg.max_families, cfg.max_families_unpaired)
+    paired = False
+    for _ in range(most + 2):
         vp, inl = _vanishing_point(p1, p2, allowed, cfg, rng)
         if vp is None:
             break
@@ -875,8 +886,9 @@ def _families(p1: np.ndarray, p2: np.ndarray, cfg: GridConfig, rng: np.random.Ge
         family = _vp_inliers(vp, p1, p2, wide)
         if any(_same_family(vp, other, p1, p2) for other, _ in vps):
             continue
+        paired = paired or any(_perpendicularity(vp, other) <= cfg.max_cos for other, _ in vps)
         vps.append((vp, family))
-        if len(vps) == cfg.max_families:
+        if len(vps) >= most or (len(vps) >= cfg.max_families and paired):
             break
     return vps
 
