@@ -2138,15 +2138,16 @@ def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, 
 #: gold bars against a yellow follower (base game), the Sheriff against a yellow
 #: cowboy, a tent against a cowboy, an ore stack against a black cowboy or tent.
 #: The tent decision, which also weighs how well each solid's faces explain the
-#: candidate's shading (:func:`_shading_fit`), was refitted (both answers weighing
-#: alike) on the candidates of 140 Gold Rush photos (synthesiser seeds 94000 and
-#: 94200, mixed difficulty, today's tile art) read with their true tiles
-#: (``scripts/figure_collect.py``, ``scripts/figure_fit_decisions.py``).
+#: candidate's shading (:func:`_shading_fit`), and the ore decision were refitted
+#: (both answers weighing alike) on the candidates of 300 Gold Rush photos whose
+#: solids make room for one another (``scorer synth --generate 300 --seed 8812001``,
+#: mixed difficulty) read with their true tiles (``scripts/figure_collect.py``,
+#: ``scripts/figure_fit_decisions.py``).
 _DECISIONS: dict[str, tuple[tuple[float, ...], float]] = {
     "gold": ((4.161, -1.087, 14.83, 4.447, -1.322, -3.599, -0.457), 3.499),
     "sheriff": ((9.114, 1.79, -0.155, 5.48, -3.073, -1.992, 1.155), -1.739),
-    "tent": ((38.023, 44.281, 1.095, -1.050, -2.052, 3.251, -0.476, -1.319, 4.707, 6.309), 1.533),
-    "ore": ((24.551, -0.263, 0.311, 1.24, -6.051, 0.572, 6.81, 3.665, 0.287), -4.098),
+    "tent": ((27.348, 49.963, 5.553, -4.853, 0.389, -0.542, 2.001, -1.296, 6.551, 4.437), -4.526),
+    "ore": ((25.557, 2.409, -2.209, -1.161, -23.567, -63.581, 8.546, -4.687, 0.302), 70.525),
 }
 
 
