@@ -62,3 +62,18 @@ def test_halving_stands_only_where_the_halved_lattice_frames_the_tiles():
     assert cell_tiles(G._settle(double, segs, cfg, lambda H: 10.0 / cell_tiles(H))) == pytest.approx(1.0)
     frames_less = lambda H: 1.0 if cell_tiles(H) < 0.75 else 0.49  # noqa: E731 - halved: under half the tiles
     assert cell_tiles(G._settle(double, segs, cfg, frames_less)) == pytest.approx(0.5)
+
+
+def test_of_lattices_framing_as_many_tiles_the_one_with_larger_cells_wins(monkeypatch):
+    """Three Gold Rush tiles in a row on a checked cloth, rails through their middles: the tile
+    lattice and one of half the tile size both frame 3 tiles (every framed cell counts fully); the
+    larger cells win.  Told apart by nothing (every cell area alike), the first found, of half the
+    tile size, would."""
+    res = photo("goldrush", ["sheriff"], 3, 7310059, "easy", megapixels=1.0)
+    grid = find_grid(res.image)
+    assert grid.debug["tiles"] == pytest.approx(3.0)
+    assert _tile_steps(res, grid) == pytest.approx([1.0, 1.0], abs=0.01)
+    monkeypatch.setattr(G, "_cell_area", lambda H, usegs, cfg: 1.0)
+    first = find_grid(res.image)
+    assert first.debug["tiles"] == pytest.approx(3.0)
+    assert _tile_steps(res, first) == pytest.approx([2.0, 2.0], abs=0.01)

@@ -35,8 +35,10 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    looks (tiles differ, the squares of a checked cloth repeat), times the share
    of partly framed cells that are fully framed, times the balance of seams on
    odd and even lines (half the tile size puts every other line through the
-   middle of the tiles).  When the lattice framing most cells is a repeating
-   pattern, its segments are set aside and the search runs again;
+   middle of the tiles); of lattices framing as many tiles (a board of a few
+   tiles), the one with the largest cells wins.  When the lattice framing most
+   cells is a repeating pattern, its segments are set aside and the search
+   runs again;
 5. the winner is settled on the seams: moved by half a cell, or its period
    halved or doubled, when the seam coverage of the lines half a cell off says
    so, or its period made 3/2, 2/3, 3 or 1/3 times as long when a lattice of
@@ -543,13 +545,34 @@ def _coarser(Hs: np.ndarray, H: np.ndarray) -> bool:
 
 
 def _choose(cands: list, evidence: "_Evidence", cfg: GridConfig) -> tuple | None:
-    """The candidate ``(H, score, k1, segments, mask)`` that frames the most tiles (:func:`_tile_score`)."""
-    best = None
-    for H, _, k1, usegs, mask in cands:
-        score = _tile_score(H, k1, usegs, evidence, cfg)
-        if best is None or score > best[1]:
-            best = (H, score, k1, usegs, mask)
-    return best
+    """The candidate ``(H, score, k1, segments, mask)`` that frames the most tiles (:func:`_tile_score`).
+
+    On a board of a few tiles every framed cell counts fully, and a lattice of
+    half the tile size may frame as many cells as the tiles: of candidates that
+    frame the same number of tiles, the one with the largest cells in the photo
+    wins (:func:`_cell_area`).
+    """
+    scored = [(H, _tile_score(H, k1, usegs, evidence, cfg), k1, usegs, mask) for H, _, k1, usegs, mask in cands]
+    if not scored:
+        return None
+    top = max(c[1] for c in scored)
+    ties = [c for c in scored if c[1] >= top - 1e-9 * max(top, 1.0)]
+    if len(ties) > 1 and top > 0:
+        return max(ties, key=lambda c: _cell_area(c[0], c[3], cfg))
+    return ties[0]
+
+
+def _cell_area(H: np.ndarray, usegs: np.ndarray, cfg: GridConfig) -> float:
+    """Median area of the cells a lattice frames (:func:`_framed_cells`), in the photo (normalised units squared)."""
+    out: list = []
+    _framed_cells(H, usegs, 2 * cfg.snap_tol, cells_out=out)
+    if not out or not len(out[0]):
+        return 0.0
+    corners = out[0][:, None, :] + np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)[None]
+    p = _apply(np.linalg.inv(H), corners.reshape(-1, 2)).reshape(-1, 4, 2)
+    x, y = p[..., 0], p[..., 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    return float(np.median(area))
 
 
 def _is_pattern(cand: tuple, evidence: "_Evidence", cfg: GridConfig) -> bool:
