@@ -25,11 +25,6 @@ from .cliutil import handle_errors, require_tiles
 from .errors import ScorerError
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg")
-#: Figure colours each game's box has (board-format ``players``; seed 000 for Gold Rush).
-GAME_COLOURS = {
-    "carcassonne": ("red", "blue", "green", "yellow", "black", "grey", "pink"),
-    "goldrush": ("yellow", "red", "green", "blue", "black"),
-}
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -91,12 +86,12 @@ def synth(board_path: str | None, output: str | None, seed: int, art_dir: str | 
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         raise ScorerError(f"-o {output!r}: folder {str(out.parent)!r} does not exist")
     from .board import read_board
-    from .render.synth import SynthParams, synthesize
+    from .render.synth import SynthParams, pick_difficulty, synthesize
 
     board = read_board(board_path, tile_sets=tile_files)
     require_tiles(board, board_path)
     rng = np.random.default_rng(seed)
-    level = _difficulty(difficulty, rng)
+    level = pick_difficulty(difficulty, rng)
     params = SynthParams.random(rng, level, megapixels=megapixels)
     result = synthesize(board, rng=rng, art_dir=art_dir, params=params)
     photo, side = result.save(out)
@@ -104,16 +99,9 @@ def synth(board_path: str | None, output: str | None, seed: int, art_dir: str | 
     click.echo(f"wrote {photo} ({w}x{h}, {len(result.truth.tiles)} tiles, {level}) and {side.name}")
 
 
-def _difficulty(choice: str, rng: np.random.Generator) -> str:
-    if choice == "mixed":
-        return "hard" if rng.random() < 0.5 else "easy"
-    return choice
-
-
 def _generate(n: int, game: str, expansions: list[str], players: str | None, out_dir: str | None, seed: int,
               art_dir: str | None, difficulty: str, megapixels: float | None, tile_files: tuple[str, ...]) -> None:
-    from .generate import generate_game, generate_turns
-    from .render.synth import SynthParams, synthesize
+    from .render.synth import generated_photo
     from .tiles import catalog_for
 
     if n < 1:
@@ -123,27 +111,14 @@ def _generate(n: int, game: str, expansions: list[str], players: str | None, out
     colours = _split((players,)) if players else None
     if colours is not None and len(colours) < 2:
         raise ScorerError(f"--players: a game needs at least 2 players, got {players!r}; e.g. --players red,blue")
-    catalog = catalog_for(game, expansions, tile_files)  # checks the expansions before anything is written
-    box = sum(t.count for t in catalog.tiles.values())
+    catalog_for(game, expansions, tile_files)  # checks the expansions before anything is written
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise ScorerError(f"--out-dir {out_dir!r} is a file, not a folder")
     _check_out_dir(folder, out_dir)
     for i in range(n):
-        rng = np.random.default_rng([seed, i])
-        who = colours or list(rng.choice(GAME_COLOURS[game], size=int(rng.integers(2, 6)), replace=False))
-        if rng.random() < 0.3:
-            board = generate_game(game, expansions, players=who, rng=rng, tile_sets=tile_files)
-            mode = "final"
-        else:
-            n_tiles = int(rng.integers(3, box + 1))
-            turns = generate_turns(game, expansions, players=who, n_tiles=n_tiles, rng=rng, tile_sets=tile_files)
-            board = turns[-1].placed if turns else generate_game(game, expansions, players=who, n_tiles=1,
-                                                                  rng=rng, tile_sets=tile_files)
-            mode = "completed"
-        level = _difficulty(difficulty, rng)
-        params = SynthParams.random(rng, level, megapixels=megapixels)
-        result = synthesize(board, rng=rng, art_dir=art_dir, params=params)
+        result, level, mode = generated_photo(game, expansions, seed, i, colours=colours, art_dir=art_dir,
+                                              difficulty=difficulty, megapixels=megapixels, tile_sets=tile_files)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -963,3 +963,67 @@ def decode_jpeg(data: bytes) -> np.ndarray:
     if bgr is None:  # pragma: no cover
         raise ScorerError("cannot decode JPEG data")
     return bgr_to_rgb(bgr)
+
+
+#: Figure colours each game's box has (board-format ``players``; seed 000 for Gold Rush).
+GAME_COLOURS = {
+    "carcassonne": ("red", "blue", "green", "yellow", "black", "grey", "pink"),
+    "goldrush": ("yellow", "red", "green", "blue", "black"),
+}
+
+
+def pick_difficulty(choice: str, rng: np.random.Generator) -> str:
+    """``easy`` or ``hard`` for a photo: ``mixed`` draws one (even odds) from ``rng``, any other is kept."""
+    if choice == "mixed":
+        return "hard" if rng.random() < 0.5 else "easy"
+    return choice
+
+
+def generated_photo(game: str, expansions: list[str], seed: int, index: int, *, colours: list[str] | None = None,
+                    art_dir: str | Path | None = None, difficulty: str = "easy", megapixels: float | None = None,
+                    tile_sets: tuple[str, ...] = ()) -> tuple["SynthResult", str, str]:
+    """Photo ``index`` of ``scorer synth --generate N --seed SEED``: a random game, photographed.
+
+    Three photos in ten show a finished game (``final``), the others a game
+    stopped after a random number of tiles (``completed``: what the last tile
+    completed is scored).  Everything is drawn from ``numpy.random.default_rng([seed, index])``,
+    so one photo of a series can be made again alone.
+
+    Parameters
+    ----------
+    game, expansions : the game (``carcassonne``, ``goldrush``) and its expansions.
+    seed, index : int
+        The series' seed and the photo's place in it (0 or more).
+    colours : list of str, optional
+        Players' colours in turn order (default: 2-5 of :data:`GAME_COLOURS` at random).
+    art_dir, difficulty, megapixels, tile_sets :
+        As :func:`synthesize`, :meth:`SynthParams.random` (``difficulty`` may be ``mixed``).
+
+    Returns
+    -------
+    (SynthResult, str, str)
+        The photo with its ground truth, the difficulty drawn and the mode.
+
+    Raises
+    ------
+    ScorerError
+        An unknown game or expansion.
+    """
+    from ..generate import generate_game, generate_turns
+    from ..tiles import catalog_for
+
+    box = sum(t.count for t in catalog_for(game, expansions, tile_sets).tiles.values())
+    rng = np.random.default_rng([seed, index])
+    who = colours or list(rng.choice(GAME_COLOURS[game], size=int(rng.integers(2, 6)), replace=False))
+    if rng.random() < 0.3:
+        board = generate_game(game, expansions, players=who, rng=rng, tile_sets=tile_sets)
+        mode = "final"
+    else:
+        n_tiles = int(rng.integers(3, box + 1))
+        turns = generate_turns(game, expansions, players=who, n_tiles=n_tiles, rng=rng, tile_sets=tile_sets)
+        board = turns[-1].placed if turns else generate_game(game, expansions, players=who, n_tiles=1,
+                                                              rng=rng, tile_sets=tile_sets)
+        mode = "completed"
+    level = pick_difficulty(difficulty, rng)
+    params = SynthParams.random(rng, level, megapixels=megapixels)
+    return synthesize(board, rng=rng, art_dir=art_dir, params=params), level, mode
