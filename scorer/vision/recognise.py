@@ -183,7 +183,8 @@ class TileConfig:
     bare_score: float = 0.2  # "bare" cue: how far the best match falls below this ...
     bare_hidden: float = 0.1  # ... fading with the share hidden by figures (this share: 1/e)
     table_llr_clip: float = 4.0
-    decode_min_occupancy: float = 0.01  # cells less likely to hold a tile are left out of decoding
+    decode_min_occupancy: float = 0.01  # cells less likely to hold a tile are left out of decoding ...
+    hole_neighbours: int = 4  # ... unless this many of their neighbours hold decoded tiles (0: off)
     neighbour_prior: tuple = (-2.5, 0.3, 1.8, 3.4, 4.1)  # nats for a tile with 0-4 occupied neighbours
     phase_check: bool = True  # try the lattice moved by half a tile (a grid found off by half)
     phase_cells: int = 120  # on at most this many of the best-matching cells
@@ -219,7 +220,8 @@ class TileConfig:
     catalog_recheck_gap: float = 0.6  # a guessed catalogue leading by less is checked by reading the runner-up too
     hidden_softness: float = 3.0  # a cell's decoding temperature grows by this times its share hidden (0: off)
     unmatched_score: float = 0.0  # a decoded tile matching below this (fine score) is table ... (-1: off)
-    unmatched_hidden: float = 0.05  # ... when less than this share of the cell is hidden
+    unmatched_hidden: float = 0.05  # ... when less than this share of the cell is hidden ...
+    unmatched_neighbours: int = 4  # ... and fewer of its neighbours hold tiles that match (0: any number)
 
 
 @dataclass
@@ -1966,6 +1968,51 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
     return done
 
 
+def _unmatched(match: _Match, maybe: np.ndarray, dec, cfg: TileConfig) -> set[Cell]:
+    """Decoded cells that are table after all: a patterned cloth in the tiles' colours.
+
+    A cell whose decoded tile matches below ``unmatched_score`` while less
+    than ``unmatched_hidden`` of it is hidden matches no tile and nothing
+    covers it, unless ``unmatched_neighbours`` or more of its neighbours hold
+    tiles that match (a tile with little structure of its own, enclosed by the board).
+    """
+    weak, held = set(), set()
+    for n, k in enumerate(maybe):
+        if dec.labels[n] is None:
+            continue
+        cell = tuple(map(int, match.cells[k]))
+        hid = 0.0 if match.hidden_share is None else float(match.hidden_share[k])
+        if match.score[k, dec.choice[n]] < cfg.unmatched_score and hid < cfg.unmatched_hidden:
+            weak.add(cell)
+        else:
+            held.add(cell)
+    if not cfg.unmatched_neighbours:
+        return weak
+    return {c for c in weak if sum((c[0] + dx, c[1] + dy) in held for dx, dy in _SIDES) < cfg.unmatched_neighbours}
+
+
+#: The four neighbours of a cell, (dx, dy).
+_SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _holes(match: _Match, maybe: np.ndarray, dec, occ: np.ndarray, cfg: TileConfig) -> np.ndarray:
+    """Cells left out of decoding that ``hole_neighbours`` or more decoded tiles enclose: (M,) int.
+
+    A tile with little structure of its own (Gold Rush's all-mountain tile,
+    a plain field) matches no template well and looks like the table, but a
+    hole enclosed by tiles is rare on a board: such cells are decoded too,
+    where the neighbour prior and the sides of their neighbours weigh in.
+    Cells less likely than ``repair_min_occupancy`` stay out.
+    """
+    if not cfg.hole_neighbours:
+        return np.zeros(0, np.int64)
+    held = {tuple(map(int, match.cells[k])) for n, k in enumerate(maybe) if dec.labels[n] is not None}
+    out = [k for k, c in enumerate(match.cells)
+           if occ[k] < cfg.decode_min_occupancy and occ[k] >= cfg.repair_min_occupancy
+           and sum((int(c[0]) + dx, int(c[1]) + dy) in held for dx, dy in _SIDES) >= cfg.hole_neighbours]
+    return np.array(out, dtype=np.int64)
+
+
 # --------------------------------------------------------------------------- public entry
 
 
@@ -2272,12 +2319,14 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     dec = decode(match, maybe, occ, tpl, catalog, cfg)
     if cfg.repair:
         repaired = _repair(region, match, occ, maybe, dec, tpl, catalog, cfg)
-        if len(repaired):
-            maybe = np.flatnonzero(occ >= cfg.decode_min_occupancy)
+        holes = _holes(match, maybe, dec, occ, cfg)
+        if len(repaired) or len(holes):
+            maybe = np.union1d(np.flatnonzero(occ >= cfg.decode_min_occupancy), holes)
             dec = decode(match, maybe, occ, tpl, catalog, cfg)
     t4 = time.perf_counter()
     occupancy = {tuple(map(int, c)): float(p) for c, p in zip(match.cells, occ)}
     readings: dict[Cell, CellReading] = {}
+    unmatched = _unmatched(match, maybe, dec, cfg)
     for n, k in enumerate(maybe):
         cell = tuple(map(int, match.cells[k]))
         occupancy[cell] = float(dec.occupied[n])
@@ -2285,8 +2334,7 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
         if key is None:
             continue
         c = dec.choice[n]
-        hid = 0.0 if match.hidden_share is None else float(match.hidden_share[k])
-        if match.score[k, c] < cfg.unmatched_score and hid < cfg.unmatched_hidden:
+        if cell in unmatched:
             # Nothing hides the cell and no tile matches it: a patterned cloth in the tiles' colours.
             occupancy[cell] = 0.0
             continue
