@@ -84,7 +84,7 @@ def score(sources: tuple[str, ...], final: bool, as_json: bool, camera: int | No
             verb = "applies" if len(given) == 1 else "apply"
             raise ScorerError(f"{', '.join(given)} {verb} to photos only; {typed[0]} is a typed board, which says "
                               "its game and players itself (change them with scorer fix)")
-    colours = [c.strip() for c in players.split(",") if c.strip()] if players else None
+    colours = _player_colours(players)
     if camera is not None or any(is_photo(s) for s in sources):
         _score_photos(sources, camera, final=final, as_json=as_json, game=game, players=colours,
                       appearance=appearance, art_dir=art_dir, jobs=jobs, tile_files=tile_files)
@@ -112,6 +112,29 @@ def _score_one(args: tuple) -> tuple[str, object]:
         return source, score_photo(source, **kwargs)
     except ScorerError as exc:
         return source, f"{exc}"
+
+
+def _player_colours(players: str | None) -> list[str] | None:
+    """``--players``: two or more known colours, each once, in turn order (``None`` when not given).
+
+    The colours limit what the figures are read as: a colour left out is not
+    read at all, so a list of one colour is refused (a game has two players or more).
+    """
+    if players is None:
+        return None
+    from .corrections import parse_colour
+    from .errors import ScorerError
+
+    colours = [parse_colour(c, "--players") for c in players.replace(" ", ",").split(",") if c.strip()]
+    if not colours:
+        raise ScorerError(f"--players {players!r}: give the colours in turn order, e.g. --players red,blue,green")
+    if len(set(colours)) != len(colours):
+        raise ScorerError(f"--players {players!r}: a colour is listed twice; give each player's colour once")
+    if len(colours) < 2:
+        raise ScorerError(f"--players {players!r}: a game has at least 2 players; name every colour that has "
+                          "figures on the table (figures of a colour not named are not read), e.g. "
+                          f"--players {colours[0]},blue")
+    return colours
 
 
 def _score_photos(sources, camera, *, final, as_json, game, players, appearance, art_dir, jobs, tile_files):
@@ -195,6 +218,14 @@ def verify(board_path: str, claimed: str, mid_game: bool, as_json: bool, tile_fi
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
+        if not result.ok and not any(board.track.values()):
+            # A photo shows no score track: the claims are compared with this scoring alone.
+            import shlex
+
+            example = ",".join(f"{c}=..." for c in list(claims)[:2])
+            click.echo(f"note: {board_path} records no score track (every player at 0), so each claim is compared "
+                       f"with this scoring alone; record the track first: "
+                       f"scorer fix {shlex.quote(board_path)} track {example}\n")
         click.echo(format_verification(result), nl=False)
     sys.exit(0 if result.ok else 1)
 

@@ -70,6 +70,9 @@ def _show(before, after, final: bool, board_path: str = "BOARD") -> None:
     mode = _mode(final)
     click.echo(format_summary(score(after, mode), score(before, mode) if before is not None else None,
                               board_path=board_path), nl=False)
+    if not final:
+        click.echo("(scored mid-game: what the last tile completed; add --final to the command to score "
+                   "the end of the game)")
 
 
 def _apply(ctx: click.Context, op: str, args: dict[str, Any], final: bool, tile_files: tuple[str, ...]) -> None:

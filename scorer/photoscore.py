@@ -68,6 +68,10 @@ class PhotoScore:
 
 
 def _alt(a: dict[str, Any]) -> str:
+    if "tile" in a and a.get("first_read"):
+        # The tile stage's reading, replaced where the figures' stage saw its art fit badly:
+        # its confidence was among the tiles alone, not against the reading now shown.
+        return f"{a['tile']} rot {a.get('rot', 0)} (read first, before the figures were seen)"
     if "tile" in a:
         return f"{a['tile']} rot {a.get('rot', 0)} ({a.get('confidence', 0):.0%})"
     if "at" in a:

@@ -137,3 +137,33 @@ def test_verify_names_one_correction_that_explains_claims():
     first = out["corrections"][0]
     assert first["totals"]["red"] == 12 and first["totals"]["blue"] == 13
     assert first["command"].endswith("meeple 0,0 red N --colour blue")
+
+
+@pytest.mark.parametrize("given, message", [
+    ("red", "a game has at least 2 players"),
+    ("red,red", "a colour is listed twice"),
+    ("", "give the colours in turn order"),
+    (",,,", "give the colours in turn order"),
+    ("red,purple", "unknown colour 'purple'"),
+])
+def test_players_for_a_photo_are_checked_before_it_is_read(tmp_path, given, message):
+    """--players limits the colours figures are read as: a list that would lose figures is refused."""
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(b"not read")  # refused before the photo is opened
+    res = run("score", str(photo), "--players", given)
+    assert res.exit_code == 2
+    assert message in res.output and "Traceback" not in res.output
+    assert photo.read_bytes() == b"not read" and sorted(p.name for p in tmp_path.iterdir()) == ["table.jpg"]
+
+
+def test_verify_without_a_score_track_says_so_first(tmp_path):
+    """A board read from a photo has no track: a differing claim is compared with the scoring alone, and told."""
+    board = board_dict(tiles=[(0, 0, "D", 0)], players=["red", "blue"])
+    path = write(tmp_path, board)
+    result = run("verify", path, "--claimed", "red=40,blue=3")
+    assert result.exit_code == 1
+    first = result.output.splitlines()[0]
+    assert first.startswith("note: ") and "records no score track" in first
+    assert f"scorer fix {path} track red=...,blue=..." in first
+    tracked = write(tmp_path, {**board, "track": {"red": 10, "blue": 3}}, "tracked.json")
+    assert "records no score track" not in run("verify", tracked, "--claimed", "red=40,blue=3").output

@@ -122,6 +122,16 @@ def test_undo_finds_the_figure_by_content_after_a_hand_edit(tmp_path):
     assert _meeples(path) == [("blue", -1, 0, "W")]
 
 
+def test_fix_says_which_scoring_it_shows(tmp_path):
+    """A board does not remember the mode: fix re-scores mid-game unless told --final, and says so."""
+    path = table_file(tmp_path)
+    mid = run("fix", path, "meeple", "-1,0", "red", "NL")
+    assert mid.exit_code == 0 and "scored mid-game" in mid.output and "add --final" in mid.output
+    end = run("fix", path, "meeple", "-1,0", "red", "NL", "--remove", "--final")
+    assert end.exit_code == 0, end.output
+    assert "scored mid-game" not in end.output
+
+
 def test_undo_refuses_when_the_figure_it_added_was_removed_by_hand(tmp_path):
     path = table_file(tmp_path)
     assert run("fix", path, "meeple", "-1,0", "red", "NL").exit_code == 0

@@ -175,9 +175,17 @@ def test_pipeline_adopts_the_figure_stage_reread_of_a_misread_tile(monkeypatch):
     assert placed.tile.id == "E"
     assert placed.extra["reread"] is True
     assert placed.extra["alternatives"][0]["tile"] == "B"
+    assert placed.extra["alternatives"][0]["first_read"] is True  # shown as the first reading, not a rival
     # Measured: every tile right once the re-read is adopted (41 of 41).
     cmp = compare_boards(truth, reading.board)
     assert cmp.tiles_right == cmp.truth_tiles == 41
+    # A second look that turns a symmetric tile (the cloister B, the city C) into the same
+    # tile is no new reading: the tile stage's reading and confidence stay.
+    for c, p in reading.board.tiles.items():
+        if p.extra.get("reread"):
+            first = p.extra["alternatives"][0]
+            same = first["tile"] == p.tile.id and (first["rot"] - p.rot) % 4 in (0, *p.tile.symmetries())
+            assert not same, f"{c}: re-read as the same tile turned"
 
 
 def test_cell_the_figure_stage_cannot_read_is_the_least_sure_tile(monkeypatch):

@@ -370,10 +370,12 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         if r.alternatives:
             extra["alternatives"] = r.alternatives
         tile, rot = catalog[r.tile_id], r.rot
-        if look is not None and look["tile"] in catalog:
+        same = (look is not None and look["tile"] == r.tile_id
+                and (int(look["rot"]) - r.rot) % 4 in (0, *catalog[r.tile_id].symmetries()))
+        if look is not None and look["tile"] in catalog and not same:
             # Read again by the figure stage, where the art of the tile first read
             # left much of the cell unexplained: that reading becomes the runner-up.
-            first = {"tile": r.tile_id, "rot": r.rot, "confidence": round(float(r.confidence), 3)}
+            first = {"tile": r.tile_id, "rot": r.rot, "confidence": round(float(r.confidence), 3), "first_read": True}
             extra = {"confidence": round(max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)), 3),
                      "alternatives": [first] + [a for a in (r.alternatives or [])
                                                 if (a.get("tile"), a.get("rot")) != (look["tile"], look["rot"])][:3],
