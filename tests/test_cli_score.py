@@ -167,3 +167,21 @@ def test_verify_without_a_score_track_says_so_first(tmp_path):
     assert f"scorer fix {path} track red=...,blue=..." in first
     tracked = write(tmp_path, {**board, "track": {"red": 10, "blue": 3}}, "tracked.json")
     assert "records no score track" not in run("verify", tracked, "--claimed", "red=40,blue=3").output
+
+
+@pytest.mark.parametrize("game, tiles, track, mode, note", [
+    ("carcassonne", [(0, 0, "D", 0)], {}, "completed", "does not show the score track: the totals are this scoring"),
+    ("goldrush", [(0, 0, "GR05", 0)], {}, "final", "held red ore_points=5"),
+    ("carcassonne", [(0, 0, "D", 0)], {"red": 4, "blue": 0}, "final", None),
+])
+def test_photo_summary_says_what_a_photo_cannot_show(tmp_path, game, tiles, track, mode, note):
+    from scorer.board import Board
+    from scorer.photoscore import PhotoScore
+    from scorer.scoring import score
+
+    board = Board.from_dict(board_dict(game=game, tiles=tiles, players=["red", "blue"], track=track))
+    text = PhotoScore("table.jpg", score(board, mode), tmp_path / "table.jpg.board.json", None, {}).summary()
+    if note is None:
+        assert "does not show" not in text
+    else:
+        assert note in text and f"scorer fix {tmp_path / 'table.jpg.board.json'} track red=37,blue=52" in text
