@@ -47,7 +47,9 @@ class PhotoScore:
         board = self.report.board
         figures = len(board.meeples) + len(board.tents) + (board.sheriff is not None)
         lines = [f"{self.source}: {len(board.tiles)} tiles, {figures} figures read "
-                 f"({sum(self.seconds.values()):.1f} s)", "", board_map(board).rstrip(), ""]
+                 f"({sum(self.seconds.values()):.1f} s)", "", board_map(board).rstrip(),
+                 "(tile id, then its turn: ^ as in `scorer tiles`, > a quarter turn clockwise, v a half turn, "
+                 "< a quarter turn anticlockwise; * figures stand on it)", ""]
         cut = board.extra.get("photo", {}).get("cut_cells") or []
         if cut:
             lines.append(f"{len(cut)} cell(s) cut by the photo's edge were not read: "
