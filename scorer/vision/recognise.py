@@ -174,7 +174,8 @@ class TileConfig:
     chroma_cap: float = 0.5  # ... counted up to this misfit
     sure_ncc: float = 0.8  # cells matched at least this well set the white balance ...
     max_cast: float = 0.3  # ... unless their colours need a larger cast (log ratio of a channel to the mean)
-    sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast
+    sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast ...
+    sure_colour: float = 0.0  # ... when their colour cue is at most this (log misfit / variance)
     # occupancy logistic model without the table colours: bias, then the weights of
     # score, contrast, colour, tint, hidden, bare (see _occupancy_features)
     occ0_weights: tuple = (-5.90, 1.74, 0.78, -0.78, -1.95, 0.75, -1.04)
@@ -1816,15 +1817,20 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
       that no figure covers matches its template, while a patterned cloth in
       the tiles' colours matches none.
 
-    "Sure" cells score at least ``sure_score`` (at least the three best,
-    if they reach ``occ_seed``; with none, ``contrast`` and ``tint`` are 0).
+    "Sure" cells score at least ``sure_score`` with a colour cue of at most
+    ``sure_colour`` (at least the three best such cells, if they reach
+    ``occ_seed``; with none, ``contrast`` and ``tint`` are 0): on a board of a
+    few tiles, wood grain may match a rail's structure better than the tiles
+    match their own art, but not its colours.
     """
     best = match.score[:, 0]
     contrast = match.contrast[:, 0]
-    sure = best >= cfg.sure_score
-    if sure.sum() < 3:  # a small board, a hard photo: its three best cells, if they match some tile at all
-        sure = (best >= np.sort(best)[-min(3, len(best))]) & (best >= cfg.occ_seed)
     colour = np.log(np.maximum(match.colour[:, 0], 0.0) + 0.01)
+    fits = colour <= cfg.sure_colour  # wood grain may match a rail's structure, never its colours
+    sure = (best >= cfg.sure_score) & fits
+    if sure.sum() < 3:  # a small board, a hard photo: its three best cells, if they match some tile at all
+        seed = fits & (best >= cfg.occ_seed)
+        sure = seed & (best >= np.sort(best[seed])[-min(3, int(seed.sum()))]) if seed.any() else seed
     if sure.any():
         gain = float(np.median(contrast[sure]))
         rel = np.log(np.clip(contrast / max(gain, 1e-6), 0.02, 10.0))
