@@ -182,7 +182,10 @@ def _score_photos(sources, camera, *, final, as_json, game, players, appearance,
         click.echo(json.dumps(out[0] if len(out) == 1 else out, indent=2))
     else:
         for s, r in results:
-            click.echo(f"error: {s}: {r}" if isinstance(r, str) else r.summary(), err=isinstance(r, str))
+            if isinstance(r, str):  # the photo's own name first, once
+                click.echo(f"error: {r}" if r.startswith(f"{s}:") else f"error: {s}: {r}", err=True)
+            else:
+                click.echo(r.summary())
     if failed:
         sys.exit(EXIT_BAD_INPUT)
 

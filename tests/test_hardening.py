@@ -622,3 +622,18 @@ def test_mid_game_scoring_without_a_last_tile_says_so():
     assert report.notes == ["no last tile given: scored every complete feature still holding figures"]
     assert "note: no last tile given" in format_report(report)
     assert score(make_board(**TABLE)).notes == []
+
+
+def test_photos_that_are_not_images_are_named_by_their_path_once(tmp_path):
+    """One bad photo or several: each error names the file as given, once, and nothing is written."""
+    a, b = tmp_path / "a.jpg", tmp_path / "b.jpg"
+    a.write_text("not a photo")
+    b.write_text("nor this")
+    one = run("score", str(a))
+    assert one.exit_code == 2
+    assert one_error(one) == f"error: {a}: not an image (expected a JPEG, PNG or HEIC photo)"
+    both = run("score", str(a), str(b))
+    assert both.exit_code == 2
+    lines = [line for line in both.output.splitlines() if line.startswith("error:")]
+    assert lines == [f"error: {p}: not an image (expected a JPEG, PNG or HEIC photo)" for p in (a, b)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jpg", "b.jpg"]

@@ -80,13 +80,13 @@ def load_photo(path: str | Path, *, max_side: int | None = None) -> np.ndarray:
         try:
             img = Image.open(path)
         except UnidentifiedImageError:
-            raise PhotoError(f"{path.name}: not an image (expected a JPEG, PNG or HEIC photo)") from None
+            raise PhotoError(f"{path}: not an image (expected a JPEG, PNG or HEIC photo)") from None
         except OSError as exc:
-            raise PhotoError(f"{path.name}: cannot read the photo: {exc}") from None
+            raise PhotoError(f"{path}: cannot read the photo: {exc}") from None
         w, h = img.size
         if w * h > MAX_PIXELS:
             raise PhotoError(
-                f"{path.name}: {w}x{h} pixels is more than {MAX_PIXELS // 1_000_000} megapixels; "
+                f"{path}: {w}x{h} pixels is more than {MAX_PIXELS // 1_000_000} megapixels; "
                 "refusing to decode it (use a normal phone photo)"
             )
         if max_side and max(w, h) > max_side and img.format == "JPEG":
@@ -103,14 +103,14 @@ def load_photo(path: str | Path, *, max_side: int | None = None) -> np.ndarray:
             if fast is None and img.mode != "RGB":
                 img = img.convert("RGB")
         except (OSError, ValueError) as exc:
-            raise PhotoError(f"{path.name}: the image data is damaged ({exc}); take or copy the photo again") from None
+            raise PhotoError(f"{path}: the image data is damaged ({exc}); take or copy the photo again") from None
         if fast is None:
             rgb = np.asarray(img, dtype=np.uint8)
     finally:
         Image.MAX_IMAGE_PIXELS = old_limit
     if min(rgb.shape[:2]) < MIN_SIDE:
         raise PhotoError(
-            f"{path.name}: {rgb.shape[1]}x{rgb.shape[0]} pixels is too small; "
+            f"{path}: {rgb.shape[1]}x{rgb.shape[0]} pixels is too small; "
             f"use a photo at least {MIN_SIDE} pixels on the short side"
         )
     if max_side and max(rgb.shape[:2]) > max_side:
