@@ -51,7 +51,9 @@ def _load(board_path: str, tile_files: tuple[str, ...]):
               help="Read a frame from webcam N instead of a file.")
 @click.option("--game", type=click.Choice(["carcassonne", "goldrush"]), default=None,
               help="The game on the photo (guessed from the tiles when not given).")
-@click.option("--players", default=None, metavar="LIST", help="Colours in turn order, e.g. red,blue,green.")
+@click.option("--players", default=None, metavar="LIST",
+              help="Colours in turn order, e.g. red,blue,green; name every colour with figures on the table "
+                   "(figures of a colour not named are not read).")
 @click.option("--appearance", default=None, metavar="NAME|FILE",
               help="Tile appearance learned with `scorer calibrate` (for editions with other art).")
 @click.option("--art-dir", default=None, type=click.Path(file_okay=False), hidden=True)
