@@ -421,3 +421,25 @@ def test_prefetch_loads_every_candidate_games_templates_and_the_same_board_comes
     with_prefetch = board(True)
     assert with_prefetch == board(False)
     assert len(with_prefetch["tiles"]) == 41
+
+
+def test_figures_of_a_colour_the_players_leave_out_are_named(caplog):
+    """--players limits the colours read: figures of a colour of the box not listed are named, with their cells."""
+    import logging
+
+    from scorer.vision import pipeline
+
+    name = "base-river-goldmines-midgame-easy"
+    truth = truth_of(name)
+    assert sorted({m.player for m in truth.meeples}) == ["blue", "green", "pink", "red", "yellow"]
+    with caplog.at_level(logging.WARNING, logger="scorer.vision.figures"):
+        pipeline.read_photo_full(SAMPLES / f"{name}.jpg", players=["red", "blue"])
+    named = [r.getMessage() for r in caplog.records if "not among the players given" in r.getMessage()]
+    assert len(named) == 1 and "look green/pink/yellow" in named[0] and "(red,blue)" in named[0]
+    left_out = sum(m.player not in ("red", "blue") for m in truth.meeples)
+    count = int(named[0].split(" figure(s)")[0])
+    assert left_out - 2 <= count <= left_out  # measured: 13 of the 14
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="scorer.vision.figures"):
+        pipeline.read_photo_full(SAMPLES / f"{name}.jpg", players=["red", "blue", "green", "yellow", "pink"])
+    assert not [r for r in caplog.records if "not among the players given" in r.getMessage()]

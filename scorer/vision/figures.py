@@ -259,6 +259,10 @@ class FigureReading:
         box lid) or one hidden under a hand; no figures are read there.  So
         are cells read with more than ``max_colour_figures`` figures of one
         colour (:func:`_crowded_cells`): a patterned cloth's cells.
+    unlisted : list of (str, (int, int))
+        Figures whose outline and colour are those of a colour of the game's
+        box that the ``players`` given leave out (not read: their colour is
+        no player's), with the cell of their foot; also logged as a warning.
     tiles : dict (x, y) -> dict
         Cells where another catalogue tile explains the photo clearly better
         than the tile read: ``{"tile", "rot", "misfit", "misfit_read"}`` (misfits:
@@ -285,6 +289,7 @@ class FigureReading:
     gold: list[dict[str, Any]] = field(default_factory=list)
     ore: list[dict[str, Any]] = field(default_factory=list)
     unreadable: list[Cell] = field(default_factory=list)
+    unlisted: list[tuple[str, Cell]] = field(default_factory=list)
     tiles: dict[Cell, dict[str, Any]] = field(default_factory=dict)
     blobs: list[dict[str, Any]] = field(default_factory=list)
     debug: dict[str, Any] = field(default_factory=dict)
@@ -2219,6 +2224,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     from . import colour
 
     rows = []
+    unlisted: list[tuple[str, Cell]] = []  # figures of a colour of the box that the players given leave out
+    box = colour.allowed_colours(None, game)
     splits: dict[int, tuple] = {}  # ore candidates split in two (see _ore_remainder): their whole reading
     strict: dict[int, float] = {}  # splits cut for their stack count (ore_cut_count): least figure outline fit
     for b in cands:
@@ -2244,6 +2251,13 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         off = info["class"] in colour.COLOURS and info["class"] not in allowed
         if far > (cfg.off_colour_distance if off else cfg.max_colour_distance) or _tinted_grey(info, allowed, cfg):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
+            own = float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], [info["class"]])[0, 0]) \
+                if off else np.inf
+            if off and info["class"] in box and info["class"] != "grey" and own <= cfg.max_colour_distance:
+                # A figure's outline in a colour of the box, not among the players' (--players leaves it out).
+                fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
+                if fig in matches and info["shapes"][fig] >= cfg.min_shape_score:
+                    unlisted.append((info["class"], tuple(int(v) for v in np.floor(matches[fig]["foot"]))))
         info["_matches"], info["_roles"] = matches, roles
         placed = None
         for role in roles:
@@ -2390,6 +2404,12 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             kept_feet.append((foot, cls))
             kept.append(i)
     rows = [r for i, r in enumerate(rows) if i not in drop]
+    if unlisted:
+        log.warning("%d figure(s) look %s, a colour not among the players given (%s), and are not read: at %s; "
+                    "name every colour on the table with --players", len(unlisted),
+                    "/".join(sorted({c for c, _ in unlisted})), ",".join(allowed),
+                    " ".join(f"{x},{y}" for _, (x, y) in unlisted[:8]) + (" ..." if len(unlisted) > 8 else ""))
+        out.unlisted = unlisted
     if cfg.shadow_touch > 0:
         _drop_shadows(rows, allowed, out, cfg)
     if game == "goldrush" and cfg.hidden_mm2 > 0:
