@@ -225,12 +225,11 @@ def verify(board_path: str, claimed: str, mid_game: bool, as_json: bool, tile_fi
     else:
         if not result.ok and not any(board.track.values()):
             # A photo shows no score track: the claims are compared with this scoring alone.
-            import shlex
+            from .corrections import fix_command
 
-            example = ",".join(f"{c}=..." for c in list(claims)[:2])
+            example = fix_command("set_track", {"points": {c: "..." for c in list(claims)[:2]}}, board_path)
             click.echo(f"note: {board_path} records no score track (every player at 0), so each claim is compared "
-                       f"with this scoring alone; record the track first: "
-                       f"scorer fix {shlex.quote(board_path)} track {example}\n")
+                       f"with this scoring alone; record the track first: {example}\n")
         click.echo(format_verification(result), nl=False)
     sys.exit(0 if result.ok else 1)
 

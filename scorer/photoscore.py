@@ -57,17 +57,18 @@ class PhotoScore:
             lines.append("")
         lines.append(format_report(self.report).rstrip())
         if self.board_path is not None and not any(board.track.values()):
-            import shlex
+            from .corrections import fix_command
 
-            fix = f"scorer fix {shlex.quote(str(self.board_path))}"
             held = None
             if self.report.mode == "final":
-                held = ("ore_points=5" if board.game == "goldrush"
-                        else "gold_bars=2" if "goldmines" in board.expansions else None)
+                held = ({"ore_points": 5} if board.game == "goldrush"
+                        else {"gold_bars": 2} if "goldmines" in board.expansions else None)
             what = "the score track" + (" or what the players hold" if held else "")
+            track = fix_command("set_track", {"points": {"red": 37, "blue": 52}}, str(self.board_path))
             lines += ["", f"The photo does not show {what}: the totals are this scoring alone. Add "
-                      + ("them" if held else "it") + f" with `{fix} track red=37,blue=52`"
-                      + (f" and `{fix} held red {held}`" if held else "") + "."]
+                      + ("them" if held else "it") + f" with `{track}`"
+                      + (f" and `{fix_command('set_held', {'player': 'red', **held}, str(self.board_path))}`"
+                         if held else "") + "."]
         weak = [d for d in least_sure(board) if d["confidence"] < 0.9]
         if weak:
             lines += ["", "Least sure (check these first; fix with `scorer fix` or walk them with `scorer review`):"]

@@ -2251,13 +2251,13 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         off = info["class"] in colour.COLOURS and info["class"] not in allowed
         if far > (cfg.off_colour_distance if off else cfg.max_colour_distance) or _tinted_grey(info, allowed, cfg):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
-            own = float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], [info["class"]])[0, 0]) \
-                if off else np.inf
-            if off and info["class"] in box and info["class"] != "grey" and own <= cfg.max_colour_distance:
-                # A figure's outline in a colour of the box, not among the players' (--players leaves it out).
-                fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
-                if fig in matches and info["shapes"][fig] >= cfg.min_shape_score:
-                    unlisted.append((info["class"], tuple(int(v) for v in np.floor(matches[fig]["foot"]))))
+            # A figure's outline in a colour of the box that the players given leave out (--players).
+            fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
+            if (off and info["class"] in box and info["class"] != "grey" and fig in matches
+                    and info["shapes"][fig] >= cfg.min_shape_score
+                    and colour.distances(np.asarray(info["rgb"], float)[None], [info["class"]])[0, 0]
+                    <= cfg.max_colour_distance):
+                unlisted.append((info["class"], tuple(int(v) for v in np.floor(matches[fig]["foot"]))))
         info["_matches"], info["_roles"] = matches, roles
         placed = None
         for role in roles:

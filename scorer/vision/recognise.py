@@ -1994,11 +1994,13 @@ def _unmatched(match: _Match, maybe: np.ndarray, dec, cfg: TileConfig) -> set[Ce
             held.add(cell)
     if not cfg.unmatched_neighbours:
         return weak
-    return {c for c in weak if sum((c[0] + dx, c[1] + dy) in held for dx, dy in _SIDES) < cfg.unmatched_neighbours}
+    return {c for c in weak if _neighbours(c, held) < cfg.unmatched_neighbours}
 
 
-#: The four neighbours of a cell, (dx, dy).
-_SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+def _neighbours(cell: Cell, held: set[Cell]) -> int:
+    """How many of ``cell``'s four neighbours are in ``held``."""
+    x, y = int(cell[0]), int(cell[1])
+    return sum(c in held for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
 
 
 def _holes(match: _Match, maybe: np.ndarray, dec, occ: np.ndarray, cfg: TileConfig) -> np.ndarray:
@@ -2015,7 +2017,7 @@ def _holes(match: _Match, maybe: np.ndarray, dec, occ: np.ndarray, cfg: TileConf
     held = {tuple(map(int, match.cells[k])) for n, k in enumerate(maybe) if dec.labels[n] is not None}
     out = [k for k, c in enumerate(match.cells)
            if occ[k] < cfg.decode_min_occupancy and occ[k] >= cfg.repair_min_occupancy
-           and sum((int(c[0]) + dx, int(c[1]) + dy) in held for dx, dy in _SIDES) >= cfg.hole_neighbours]
+           and _neighbours(c, held) >= cfg.hole_neighbours]
     return np.array(out, dtype=np.int64)
 
 
