@@ -31,6 +31,7 @@ import importlib
 import io
 import json
 import logging
+import math
 import platform
 import statistics
 import sys
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from .board import Board, Figure, Placement, Stack, read_board
+from .board import Board, Figure, Placement, Stack, read_board, turn_board
 from .errors import BoardFormatError, ScorerError
 from .fileio import write_atomic
 from .geometry import Cell, around
@@ -60,6 +61,11 @@ DEFAULT_READER = "scorer.vision:read_photo"
 SCORE_MODES = ("completed", "final")
 #: Keys of the truth board (top level, or inside ``synth``) that name its scoring mode.
 MODE_KEYS = ("mode", "score_mode")
+
+#: A photo whose truth lattice points north within this many degrees of a photo diagonal
+#: has no single "north up" (the photo's top edge snaps to either lattice side): its reading
+#: may be a quarter turn off the truth and is then compared turned back (``north_turns``).
+NORTH_AMBIGUOUS_DEG = 3.0
 
 Reader = Callable[[Path], Board]
 ScoreFn = Callable[[Board, str], Mapping[str, int]]
@@ -560,6 +566,11 @@ class PhotoResult:
         Growth of the process's peak resident set (``getrusage`` ``ru_maxrss``)
         during the call, MiB; 0 when the call stayed under an earlier peak.
     comparison : BoardComparison
+    north_turns : int
+        Clockwise quarter turns applied to the reading before the comparison: 0,
+        or +-1 when the photo has no single north (its lattice points within
+        :data:`NORTH_AMBIGUOUS_DEG` of a photo diagonal, :func:`north_off_diagonal`)
+        and the turned reading has more tiles right.
     """
 
     photo: str
@@ -570,6 +581,7 @@ class PhotoResult:
     tracemalloc_peak_mb: float | None
     rss_delta_mb: float | None
     comparison: BoardComparison
+    north_turns: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "comparison"}
@@ -615,6 +627,7 @@ class Evaluation:
         return {
             "photos": n,
             "failed_reads": sum(not p.read_ok for p in self.photos),
+            "north_turned": sum(p.north_turns != 0 for p in self.photos),
             "grid_found": _ratio(sum(c.grid_found for c in cs), n),
             "occupancy": pooled("occupancy_right", "occupancy_cells"),
             "tile_accuracy": _ratio(tiles_right, truth_tiles),
@@ -684,7 +697,7 @@ class Evaluation:
 
 
 CSV_COLUMNS = (
-    "photo", "truth", "read_ok", "reason", "grid_found", "offset", "truth_tiles", "pred_tiles",
+    "photo", "truth", "read_ok", "reason", "grid_found", "offset", "north_turns", "truth_tiles", "pred_tiles",
     "occupancy_right", "occupancy_cells", "occupancy_accuracy", "tiles_right", "tile_accuracy", "tile_error",
     "figures_truth", "figures_pred", "figures_matched", "figure_precision", "figure_recall",
     "colour_right", "colour_total", "colour_accuracy", "location_right", "location_total", "location_accuracy",
@@ -761,6 +774,47 @@ def truth_mode(truth: Board, where: str = "truth") -> str | None:
                                            f"{', '.join(SCORE_MODES)}, got {value!r}")
                 return value
     return None
+
+
+def north_off_diagonal(truth_path: str | Path) -> float | None:
+    """How far the truth lattice's north is from the nearest photo diagonal, degrees.
+
+    Read from a synthesised truth's ``synth.cell_corners`` (photo pixels of each
+    truth cell, clockwise from the north-west corner): the mean over cells of
+    the angle between the photo's up direction and the cell's south-to-north
+    edge-midpoint vector (a mean on the circle of quarter turns), as its
+    distance in ``[0, 45]`` from the diagonal.  The truth's
+    north is the camera's in-plane turn rounded to a quarter turn; perspective
+    moves the angle seen across the photo, so near a diagonal the photo's top
+    edge points at two lattice sides almost equally.
+
+    Parameters
+    ----------
+    truth_path : str or Path
+        A ``PHOTO.truth.json`` file.
+
+    Returns
+    -------
+    float or None
+        Degrees (0 = exactly diagonal, 45 = a lattice side straight up);
+        ``None`` when the file has no synthesised cell corners (a hand-made truth).
+    """
+    try:
+        data = json.loads(Path(truth_path).read_text(encoding="utf-8"))
+        cells = data["synth"]["cell_corners"]
+        angles = []
+        for cell in cells:
+            nw, ne, se, sw = ((float(x), float(y)) for x, y in cell["px"])
+            vx = (nw[0] + ne[0] - se[0] - sw[0]) / 2.0
+            vy = (nw[1] + ne[1] - se[1] - sw[1]) / 2.0
+            angles.append(math.atan2(vx, -vy))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not angles:
+        return None
+    # Quarter turns are alike: average on the circle of four times the angle.
+    mean = math.atan2(sum(math.sin(4 * a) for a in angles), sum(math.cos(4 * a) for a in angles))
+    return abs(math.degrees(mean / 4.0) % 90.0 - 45.0)
 
 
 def reader_name(reader: Callable) -> str:
@@ -936,6 +990,14 @@ def evaluate_dir(folder: str | Path, *, reader: Reader | None = None, mode: str 
         pred = board if board is not None else Board(game=truth.game, expansions=list(truth.expansions),
                                                       catalog=truth.catalog)
         cmp = compare_boards(truth, pred, mode=photo_mode, score_fn=score_fn)
+        north_turns = 0
+        off_diagonal = north_off_diagonal(truth_path)
+        if pred.tiles and off_diagonal is not None and off_diagonal < NORTH_AMBIGUOUS_DEG:
+            for k in (1, -1):  # no single north: a quarter-turned reading is as right
+                other = compare_boards(truth, turn_board(pred, k, normalise=False), mode=photo_mode,
+                                       score_fn=score_fn)
+                if other.tiles_right > cmp.tiles_right:
+                    cmp, north_turns = other, k
         reason = error
         if error is None and not cmp.grid_found:
             reason = "no tiles read (grid not found)"
@@ -944,6 +1006,7 @@ def evaluate_dir(folder: str | Path, *, reader: Reader | None = None, mode: str 
             cmp.scores_right = False
         if error is not None:
             log.info("%s: failed read: %s", photo.name, error)
-        results.append(PhotoResult(photo.name, truth_path.name, board is not None, reason, seconds, peak, rss, cmp))
+        results.append(PhotoResult(photo.name, truth_path.name, board is not None, reason, seconds, peak, rss, cmp,
+                                   north_turns))
         log.debug("%s: %.2f s, board right %s", photo.name, seconds or 0.0, cmp.board_right)
     return Evaluation(results, [m.name for m in missing], config)

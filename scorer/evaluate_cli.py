@@ -85,7 +85,8 @@ def format_summary(result: Evaluation) -> str:
     c = result.config
     rows = [
         ("reader", f"{c.get('reader')}{'' if c.get('reader_available', True) else ' (not available)'}"),
-        ("photos", f"{s['photos']} ({s['failed_reads']} failed reads, {len(result.skipped)} without truth skipped)"),
+        ("photos", f"{s['photos']} ({s['failed_reads']} failed reads, {len(result.skipped)} without truth skipped)"
+                    + (f", {s['north_turned']} compared a quarter turn back (no single north)" if s["north_turned"] else "")),
         ("grid found", _pct(s["grid_found"])),
         ("occupancy accuracy", _pct(s["occupancy"])),
         ("tile error per cell", _pct(s["tile_error"])),

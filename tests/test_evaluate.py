@@ -497,3 +497,47 @@ def test_cli_bad_input_exits_2(tmp_path, fake_pipeline):
     assert res.exit_code == 2 and "expected MODULE:FUNCTION" in res.output
     res = CliRunner().invoke(evaluate, [str(tmp_path), "--reader", "evalfake:nothing"])
     assert res.exit_code == 2 and "has no function 'nothing'" in res.output
+
+
+# --------------------------------------------------------------------------- no single north
+
+
+def _cell_corners(board: Board, degrees: float) -> list[dict]:
+    """Photo pixels of each cell's square (clockwise from north-west), the lattice turned
+    ``degrees`` clockwise in the photo (100 px cells, no perspective)."""
+    a = np.radians(degrees)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    out = []
+    for x, y in board.tiles:
+        square = np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], float) * 100.0
+        out.append({"x": x, "y": y, "px": (square @ rot.T + 1000.0).tolist()})
+    return out
+
+
+@pytest.mark.parametrize("degrees, off", [(44.0, 1.0), (-46.5, 1.5), (10.0, 35.0), (90.0, 45.0)])
+def test_north_off_diagonal_reads_the_lattice_angle(tmp_path, degrees, off):
+    from scorer.evaluate import north_off_diagonal
+
+    truth = make_board()
+    path = tmp_path / "p.png.truth.json"
+    path.write_text(json.dumps(board_dict(synth={"cell_corners": _cell_corners(truth, degrees)})))
+    assert north_off_diagonal(path) == pytest.approx(off, abs=1e-6)
+    (tmp_path / "q.truth.json").write_text(json.dumps(board_dict()))
+    assert north_off_diagonal(tmp_path / "q.truth.json") is None
+
+
+@pytest.mark.parametrize("degrees, turned", [(44.0, True), (30.0, False)])
+def test_quarter_turned_reading_counts_only_without_a_single_north(tmp_path, degrees, turned):
+    from scorer.board import turn_board
+
+    truth = make_board()
+    _png(tmp_path / "p.png")
+    (tmp_path / "p.png.truth.json").write_text(json.dumps(board_dict(
+        synth={"cell_corners": _cell_corners(truth, degrees)})))
+    result = evaluate_dir(tmp_path, reader=lambda p: turn_board(truth, -1), score_fn=meeple_count,
+                          trace_memory=False)
+    s = result.summary()
+    assert s["north_turned"] == int(turned)
+    assert result.photos[0].north_turns == (1 if turned else 0)
+    assert (s["boards_right"] == 1.0) is turned
+    assert s["tile_error"] == (0.0 if turned else pytest.approx(1.0))

@@ -41,10 +41,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..board import Board, Figure, dumps_compact
+from ..board import Board, Figure, dumps_compact, turn_board
 from ..errors import ScorerError
 from ..fileio import write_atomic_group
-from ..geometry import Cell, rotate_location
+from ..geometry import Cell
 from . import scene
 from .figures3d import FOOTPRINT_MM, draw_solid, figure_faces
 from .scene import TILE_MM, Camera, Lens
@@ -484,62 +484,6 @@ class SynthResult:
         text = dumps_compact(self.sidecar(extra))
         write_atomic_group([(side, text), (photo_path, self.jpeg)])
         return photo_path, side
-
-
-# --------------------------------------------------------------------------- board turning
-
-
-def turn_board(board: Board, k: int, *, normalise: bool = True) -> Board:
-    """The board turned ``k`` clockwise quarter turns (``board-format.md`` geometry).
-
-    Cell ``(x, y)`` goes to ``(-y, x)`` per turn, each tile's ``rot`` grows by
-    ``k``, figure and ore locations turn with :func:`scorer.geometry.rotate_location`.
-    With ``normalise`` the cells are then moved so the smallest ``x`` and ``y`` are 0.
-
-    Parameters
-    ----------
-    board : Board
-    k : int
-        Clockwise quarter turns (any integer).
-
-    Returns
-    -------
-    Board
-        A new board; ``board`` is not changed.
-    """
-    k %= 4
-    out = board.copy()
-
-    def cell(x: int, y: int) -> Cell:
-        for _ in range(k):
-            x, y = -y, x
-        return x, y
-
-    cells = [cell(*c) for c in board.tiles] or [(0, 0)]
-    dx = -min(c[0] for c in cells) if normalise else 0
-    dy = -min(c[1] for c in cells) if normalise else 0
-
-    def move(x: int, y: int) -> Cell:
-        nx, ny = cell(x, y)
-        return nx + dx, ny + dy
-
-    tiles = {}
-    for p in out.tiles.values():
-        p.x, p.y = move(p.x, p.y)
-        p.rot = (p.rot + k) % 4
-        tiles[(p.x, p.y)] = p
-    out.tiles = tiles
-    figs = list(out.meeples) + list(out.tents) + ([out.sheriff] if out.sheriff is not None else [])
-    for f in figs:
-        f.x, f.y = move(f.x, f.y)
-        f.at = rotate_location(f.at, k)
-    for s in list(out.gold) + list(out.ore):
-        s.x, s.y = move(s.x, s.y)
-        if s.at is not None:
-            s.at = rotate_location(s.at, k)
-    if out.last_placed is not None:
-        out.last_placed = move(*out.last_placed)
-    return out
 
 
 # --------------------------------------------------------------------------- layout
