@@ -169,6 +169,9 @@ class TileConfig:
     detail_weight: float = 0.5  # score moved per unit of masked fit
     detail_min: float = 0.3  # only cells whose best score reaches this are examined in detail
     detail_floor: float = 0.25  # masked photo variance floored at this share of the cell's
+    detail_local: bool = True  # the masked fit removes the mask's own means and fits its own gain ...
+    detail_gain_low: float = 0.5  # ... between this ...
+    detail_gain_high: float = 1.5  # ... and this times the whole cell's gain
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
@@ -1472,7 +1475,10 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     measured only where the close templates differ from each other (their
     absolute difference above ``detail_diff``, dilated): there the right
     template explains the photo and a wrong one does not, whether the photo
-    shows the symbol or plain ground.  The masked fit ``1 - E / V`` (``V``: the
+    shows the symbol or plain ground.  With ``detail_local`` the masked pixels'
+    own means are removed and each template's gain is fitted there, within
+    ``detail_gain_low`` and ``detail_gain_high`` times its whole-cell gain (a
+    faint camp or horse symbol on a shaded patch of ground).  The masked fit ``1 - E / V`` (``V``: the
     photo's variance there, floored) moves each close candidate's score by
     ``detail_weight`` times its difference from the best.  Updates ``match``
     in place (candidates re-sorted); ``rows``: only these cells.
@@ -1541,7 +1547,16 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         x = Xc[pos]
         g = xt[pos] / tt  # (J,)
         xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
-        Em = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=2).sum(axis=1)  # (J,)
+        if cfg.detail_local:
+            # The symbols' own means and contrast: a small symbol keeps less of its contrast
+            # through blur than the rails or roads that set the whole cell's gain.
+            xm = xm - xm.mean(axis=0)
+            Tm = T[:, mask] - T[:, mask].mean(axis=1, keepdims=True)
+            gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
+            g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
+            Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
+        else:
+            Em = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=2).sum(axis=1)  # (J,)
         Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
         m = 1.0 - Em / Vm
         match.score[k, js] += cfg.detail_weight * (m - m.max())
