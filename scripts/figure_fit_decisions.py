@@ -9,6 +9,7 @@ between the two answers it chooses from:
 * ``gold``: Goldmines gold bars (positive) or a yellow follower;
 * ``sheriff``: the Sheriff (positive) or a yellow cowboy or tent;
 * ``tent``: a tent (positive) or a cowboy, standing or lying;
+* ``tent_black``: the same for black candidates alone (their faces show little shading);
 * ``ore``: an ore stack (positive) or a black cowboy or tent.
 
 Prints the weights in the form of ``_DECISIONS`` and the training and
@@ -34,15 +35,21 @@ SETS = {
     "gold": ({"gold"}, {"meeple_standing", "meeple_lying"}, {"gold", "yellow"}, "carcassonne"),
     "sheriff": ({"sheriff"}, {"meeple_standing", "meeple_lying", "tent"}, {"gold", "yellow"}, "goldrush"),
     "tent": ({"tent"}, {"meeple_standing", "meeple_lying"}, None, "goldrush"),
+    "tent_black": ({"tent"}, {"meeple_standing", "meeple_lying"}, {"black"}, "goldrush"),
     "ore": ({"ore"}, {"meeple_standing", "meeple_lying", "tent"}, {"black"}, "goldrush"),
 }
 
 
+#: Decisions that read another decision's features (the same question on fewer candidates).
+FEATURES = {"tent_black": "tent"}
+
+
 def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
     pos, neg, classes, game = SETS[name]
+    key = FEATURES.get(name, name)
     X, y = [], []
     for r in rows:
-        if r.get("game") != game or name not in r.get("feats", {}):
+        if r.get("game") != game or key not in r.get("feats", {}):
             continue
         if classes is not None and r.get("class") not in classes:
             continue
@@ -52,7 +59,7 @@ def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
             y.append(0)
         else:
             continue
-        X.append(np.asarray(r["feats"][name], dtype=np.float64))
+        X.append(np.asarray(r["feats"][key], dtype=np.float64))
     return np.array(X), np.array(y)
 
 
@@ -101,7 +108,7 @@ def main(argv=None) -> int:
             print(f"{name}: too few examples ({len(y)})")
             continue
         w, b = fit(X, y, args.l2, balance=not args.unbalanced)
-        ow, ob = figures._DECISIONS[name]
+        ow, ob = figures._DECISIONS.get(name, figures._DECISIONS[FEATURES.get(name, name)])
         ow = np.array(ow)
         msg = f"{name}: train n={len(y)} pos={int(y.sum())}  old FP/FN {errors(X, y, ow, ob)}  new {errors(X, y, w, b)}"
         if test:

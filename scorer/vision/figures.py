@@ -2147,11 +2147,15 @@ def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, 
 #: (both answers weighing alike) on the candidates of 300 Gold Rush photos whose
 #: solids make room for one another (``scorer synth --generate 300 --seed 8812001``,
 #: mixed difficulty) read with their true tiles (``scripts/figure_collect.py``,
-#: ``scripts/figure_fit_decisions.py``).
+#: ``scripts/figure_fit_decisions.py``).  ``tent_black`` is the tent decision for black
+#: candidates alone (same features; :func:`_tent_logit`), fitted (L2 10, both answers weighing
+#: alike) on the 686 black tents and cowboys of 300 Gold Rush photos (``--seed 8812001`` and
+#: ``8812003``, 150 each, mixed difficulty).
 _DECISIONS: dict[str, tuple[tuple[float, ...], float]] = {
     "gold": ((4.161, -1.087, 14.83, 4.447, -1.322, -3.599, -0.457), 3.499),
     "sheriff": ((9.114, 1.79, -0.155, 5.48, -3.073, -1.992, 1.155), -1.739),
     "tent": ((27.348, 49.963, 5.553, -4.853, 0.389, -0.542, 2.001, -1.296, 6.551, 4.437), -4.526),
+    "tent_black": ((27.728, 34.364, 1.691, 0.200, 1.902, 4.844, -6.992, -0.269, 4.167, 3.527), -0.837),
     "ore": ((25.557, 2.409, -2.209, -1.161, -23.567, -63.581, 8.546, -4.687, 0.302), 70.525),
 }
 
@@ -2160,6 +2164,15 @@ def _decide(name: str, feats: dict[str, np.ndarray]) -> float:
     """Logit of decision ``name`` (positive: the first of its two answers)."""
     w, b = _DECISIONS[name]
     return float(np.dot(w, feats[name]) + b)
+
+
+def _tent_logit(info: dict[str, Any], feats: dict[str, np.ndarray]) -> float:
+    """Logit of a tent against a cowboy: a black candidate has its own weights (``tent_black``,
+    the same features: its faces show little of the shading that tells the solids apart)."""
+    if info.get("class") == "black" and "tent_black" in _DECISIONS:
+        w, b = _DECISIONS["tent_black"]
+        return float(np.dot(w, feats["tent"]) + b)
+    return _decide("tent", feats)
 
 
 def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
@@ -2178,7 +2191,7 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
                 # so a gold bar must fit its own well.
                 return ["gold"] if sh.get("gold", 0.0) >= cfg.min_gold_shape else []
         return body
-    info["_logits"] = {"tent": _decide("tent", f)}
+    info["_logits"] = {"tent": _tent_logit(info, f)}
     figure = (["tent"] + body) if info["_logits"]["tent"] > 0 else (body + ["tent"])
     if cls == "black":
         info["_logits"]["ore"] = _decide("ore", f)
@@ -2442,7 +2455,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         if len(idx) > 1:
             # A part cut from an ore candidate (_ore_cut) shows a cut-short outline: a whole candidate goes first.
             keep = max(idx, key=lambda i: (not rows[i][0].info.get("_cut", False),
-                                           _decide("tent", _decision_features(rows[i][0].info, rows[i][0].info["shapes"]))))
+                                           _tent_logit(rows[i][0].info,
+                                                       _decision_features(rows[i][0].info, rows[i][0].info["shapes"]))))
             for i in idx:
                 if i != keep:
                     demote(i)
