@@ -5,7 +5,9 @@ with a ground-truth board (``carcassonne-board/1``, ``board-format.md``) beside 
 
 * ``PHOTO.truth.json`` (``IMG_1.jpg.truth.json`` or ``IMG_1.truth.json``), as the
   renderer writes it; an extra ``synth`` key (homography, cell corners, figure
-  pixels) is kept in :attr:`Board.extra` and not used here;
+  pixels) is kept in :attr:`Board.extra`; only its cell corners are used, to
+  tell a photo whose lattice points at a photo diagonal (no single north,
+  :func:`north_off_diagonal`: its reading is also compared a quarter turn back);
 * ``NAME.board.json`` beside ``NAME.jpg`` (the ``sample_photos/`` layout).
 
 Every photo is read by a *reader* (by default ``scorer.vision.read_photo``), timed
