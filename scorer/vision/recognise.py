@@ -171,7 +171,8 @@ class TileConfig:
     detail_floor: float = 0.25  # masked photo variance floored at this share of the cell's
     detail_local: bool = True  # the masked fit removes the mask's own means and fits its own gain ...
     detail_gain_low: float = 0.5  # ... between this ...
-    detail_gain_high: float = 1.5  # ... and this times the whole cell's gain
+    detail_gain_high: float = 1.5  # ... and this times the whole cell's gain ...
+    detail_local_visible: float = 0.5  # ... when at least this share of those pixels is not hidden
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
@@ -1478,7 +1479,8 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     shows the symbol or plain ground.  With ``detail_local`` the masked pixels'
     own means are removed and each template's gain is fitted there, within
     ``detail_gain_low`` and ``detail_gain_high`` times its whole-cell gain (a
-    faint camp or horse symbol on a shaded patch of ground).  The masked fit ``1 - E / V`` (``V``: the
+    faint camp or horse symbol on a shaded patch of ground), when at least
+    ``detail_local_visible`` of those pixels is not hidden.  The masked fit ``1 - E / V`` (``V``: the
     photo's variance there, floored) moves each close candidate's score by
     ``detail_weight`` times its difference from the best.  Updates ``match``
     in place (candidates re-sorted); ``rows``: only these cells.
@@ -1512,6 +1514,7 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         if diff.sum() < 4:
             continue  # the same picture: nothing to settle here
         mask = (cv2.dilate(diff.astype(np.uint8), kernel) > 0).reshape(-1)
+        whole = int(mask.sum())
         xc = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp))
         yc = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
         vis = np.ones(dw * dw, np.float32)
@@ -1547,9 +1550,10 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         x = Xc[pos]
         g = xt[pos] / tt  # (J,)
         xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
-        if cfg.detail_local:
+        if cfg.detail_local and mask.sum() >= cfg.detail_local_visible * whole:
             # The symbols' own means and contrast: a small symbol keeps less of its contrast
-            # through blur than the rails or roads that set the whole cell's gain.
+            # through blur than the rails or roads that set the whole cell's gain (a gain fitted
+            # on the few pixels a figure leaves visible would follow the noise).
             xm = xm - xm.mean(axis=0)
             Tm = T[:, mask] - T[:, mask].mean(axis=1, keepdims=True)
             gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
