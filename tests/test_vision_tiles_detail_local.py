@@ -1,0 +1,63 @@
+"""Tiles that differ only in a small symbol are told apart on the symbol's own contrast.
+
+Gold Rush's straight rail comes with an Indian camp (GR01), with wild horses
+(GR02) or with a locomotive (GR19): the symbols cover a few percent of the
+tile, and blur leaves them less of their contrast than the rail, whose
+contrast sets the whole cell's gain.  Measured on that gain, a faint horse is
+explained better by plain prairie than by the horse.  The detail comparison
+(``detail_local``) removes the mean and fits each template's own gain on the
+pixels where the close candidates differ.
+
+The photo is photo 23 of the Gold Rush series ``scorer synth --generate 120
+--seed 8811301 --difficulty mixed --game goldrush --expansions sheriff``; the
+lattice is the synthesiser's exact one, so the test measures tile recognition
+alone; the photo is read from its JPEG file at the pipeline's working size,
+as ``scorer score`` reads it.  Measured: with the symbols' own gain every tile is read right; with
+the whole-cell gain three are wrong (the horses at one cell read as a camp,
+and through the box counts two more).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from scorer.render.synth import generated_photo
+from scorer.vision.config import load_config
+from scorer.vision.grid import Grid
+from scorer.vision.photo import load_photo
+from scorer.vision.recognise import default_config, read_tiles
+
+from test_vision_tiles import right_tiles
+
+
+def working_grid(res, shape: tuple[int, int]) -> Grid:
+    """The exact lattice of ``res`` in its photo shrunk to ``shape`` (pixel centres kept; the
+    lens's ``k2`` folded into ``k1``, exact enough over a board)."""
+    h, w = shape
+    H0, W0 = res.image.shape[:2]
+    src, dst = [], []
+    for (x, y), corners in res.cell_corners.items():
+        src += [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]
+        dst += [[(px + 0.5) * w / W0 - 0.5, (py + 0.5) * h / H0 - 0.5] for px, py in corners]
+    q = (np.array(dst, float) - [w / 2, h / 2]) / (0.5 * np.hypot(w, h))
+    r2 = (q * q).sum(axis=1, keepdims=True)
+    u = q * (1 + res.lens.k1 * r2 + res.lens.k2 * r2 * r2)
+    H, _ = cv2.findHomography(u.astype(np.float32), np.array(src, np.float32), 0)
+    return Grid(H, (h, w), k1=res.lens.k1 + res.lens.k2)
+
+
+def test_a_faint_horse_symbol_is_read_on_its_own_contrast(tmp_path):
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], 8811301, 23, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    rgb = load_photo(path, max_side=load_config().photo.max_side)
+    grid = working_grid(res, rgb.shape[:2])
+    cfg = default_config()
+    assert cfg.detail_local
+    on = read_tiles(rgb, grid, res.truth.catalog, cfg)
+    off = read_tiles(rgb, grid, res.truth.catalog, dataclasses.replace(cfg, detail_local=False))
+    n = len(res.truth.tiles)
+    assert right_tiles(res, on) == (n, n, 0)
+    assert right_tiles(res, off) == (n - 3, n, 0)
