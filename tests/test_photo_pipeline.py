@@ -122,6 +122,22 @@ def test_refused_photo_leaves_a_debug_image(tmp_path, spoil):
     assert not (tmp_path / "bad.jpg.board.json").exists()
 
 
+def test_close_up_of_three_tiles_says_to_step_back(tmp_path):
+    """Three tiles filling the photo, under the Sheriff, an ore stack and a cowboy (photo 42 of the
+    Gold Rush series ``scorer synth --generate 120 --seed 8811301 --difficulty mixed --game goldrush
+    --expansions sheriff``): no cell matches a tile; the message says to step back, not to come closer."""
+    from scorer.render.synth import generated_photo
+
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], 8811301, 42, difficulty="mixed")
+    assert len(res.truth.tiles) == 3
+    photo, _ = res.save(tmp_path / "close.jpg")
+    result = CliRunner().invoke(main, ["score", str(photo)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "step back until the whole board and some table around it are in the photo" in result.output
+    assert "from closer" not in result.output
+
+
 def test_debug_image_draws_the_edges_and_lattice_found():
     """The grid stage hands its straight edges (and a weak lattice) to the debug picture."""
     import cv2

@@ -200,6 +200,7 @@ class TileConfig:
     repair_edge_occupancy: float = 0.02  # an empty cell beside one tile is repaired when at least this likely
     repair_occlusion: bool = True  # find what hides the repaired cells again and compare around it
     min_tile_px: float = 24.0  # smallest tile side in photo pixels
+    close_tile_px: float = 300.0  # tiles at least this large (pixels a side, working size) that match nothing: advise stepping back (0: off)
     min_luminance: float = 35.0  # darkest board mean luminance, 0-255
     max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
     max_sharpness_blurred: float = 0.5  # ... when its Laplacian variance / intensity variance is also below this
@@ -2338,10 +2339,15 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     occ = _occupancy(match, cfg)
     maybe = np.flatnonzero(occ >= cfg.decode_min_occupancy)
     if not np.any(occ > 0.5):
+        if cfg.close_tile_px > 0 and stats["tile_px"] >= cfg.close_tile_px:
+            advice = (f"; the tiles are very large in the photo (about {stats['tile_px']:.0f} pixels a side), so "
+                      "figures hide much of each: step back until the whole board and some table around it are "
+                      "in the photo")
+        else:
+            advice = ", or photograph the tiles from closer and more from above"
         raise TableNotFoundError(
             f"nothing on the lattice looks like a {', '.join(s.name for s in catalog.sets)} tile "
-            f"(best match {match.score[:, 0].max():.2f}); check the game and expansions chosen, "
-            "or photograph the tiles from closer and more from above"
+            f"(best match {match.score[:, 0].max():.2f}); check the game and expansions chosen" + advice
         )
     dec = decode(match, maybe, occ, tpl, catalog, cfg)
     if cfg.repair:
