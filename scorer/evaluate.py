@@ -778,10 +778,11 @@ def truth_mode(truth: Board, where: str = "truth") -> str | None:
     return None
 
 
-def north_off_diagonal(truth_path: str | Path) -> float | None:
+def north_off_diagonal(truth: Board) -> float | None:
     """How far the truth lattice's north is from the nearest photo diagonal, degrees.
 
-    Read from a synthesised truth's ``synth.cell_corners`` (photo pixels of each
+    Read from a synthesised truth's ``synth.cell_corners`` (kept in
+    :attr:`Board.extra` by :func:`~scorer.board.read_board`; photo pixels of each
     truth cell, clockwise from the north-west corner): the mean over cells of
     the angle between the photo's up direction and the cell's south-to-north
     edge-midpoint vector (a mean on the circle of quarter turns), as its
@@ -792,8 +793,8 @@ def north_off_diagonal(truth_path: str | Path) -> float | None:
 
     Parameters
     ----------
-    truth_path : str or Path
-        A ``PHOTO.truth.json`` file.
+    truth : Board
+        A truth board read from a ``PHOTO.truth.json`` file.
 
     Returns
     -------
@@ -802,15 +803,14 @@ def north_off_diagonal(truth_path: str | Path) -> float | None:
         ``None`` when the file has no synthesised cell corners (a hand-made truth).
     """
     try:
-        data = json.loads(Path(truth_path).read_text(encoding="utf-8"))
-        cells = data["synth"]["cell_corners"]
+        cells = truth.extra["synth"]["cell_corners"]
         angles = []
         for cell in cells:
             nw, ne, se, sw = ((float(x), float(y)) for x, y in cell["px"])
             vx = (nw[0] + ne[0] - se[0] - sw[0]) / 2.0
             vy = (nw[1] + ne[1] - se[1] - sw[1]) / 2.0
             angles.append(math.atan2(vx, -vy))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
     if not angles:
         return None
@@ -993,7 +993,7 @@ def evaluate_dir(folder: str | Path, *, reader: Reader | None = None, mode: str 
                                                       catalog=truth.catalog)
         cmp = compare_boards(truth, pred, mode=photo_mode, score_fn=score_fn)
         north_turns = 0
-        off_diagonal = north_off_diagonal(truth_path)
+        off_diagonal = north_off_diagonal(truth)
         if pred.tiles and off_diagonal is not None and off_diagonal < NORTH_AMBIGUOUS_DEG:
             for k in (1, -1):  # no single north: a quarter-turned reading is as right
                 other = compare_boards(truth, turn_board(pred, k, normalise=False), mode=photo_mode,

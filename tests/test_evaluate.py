@@ -521,9 +521,9 @@ def test_north_off_diagonal_reads_the_lattice_angle(tmp_path, degrees, off):
     truth = make_board()
     path = tmp_path / "p.png.truth.json"
     path.write_text(json.dumps(board_dict(synth={"cell_corners": _cell_corners(truth, degrees)})))
-    assert north_off_diagonal(path) == pytest.approx(off, abs=1e-6)
+    assert north_off_diagonal(read_board(path)) == pytest.approx(off, abs=1e-6)
     (tmp_path / "q.truth.json").write_text(json.dumps(board_dict()))
-    assert north_off_diagonal(tmp_path / "q.truth.json") is None
+    assert north_off_diagonal(read_board(tmp_path / "q.truth.json")) is None
 
 
 @pytest.mark.parametrize("degrees, turned", [(44.0, True), (30.0, False)])

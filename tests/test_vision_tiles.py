@@ -39,13 +39,15 @@ ART = Path(__file__).resolve().parents[2] / "shared" / "tile_art"
 # --------------------------------------------------------------------------- helpers
 
 
-def truth_grid(res) -> Grid:
-    """The lattice of a synthetic photo from its exact cell corners (lens distortion included)."""
-    h, w = res.image.shape[:2]
+def truth_grid(res, shape: tuple[int, int] | None = None) -> Grid:
+    """The lattice of a synthetic photo from its exact cell corners (lens distortion included);
+    ``shape``: of the photo shrunk to that size (pixel centres kept), default the photo's own."""
+    H0, W0 = res.image.shape[:2]
+    h, w = (H0, W0) if shape is None else shape
     src, dst = [], []
     for (x, y), corners in res.cell_corners.items():
         src += [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]
-        dst += list(corners)
+        dst += [[(px + 0.5) * w / W0 - 0.5, (py + 0.5) * h / H0 - 0.5] for px, py in corners]
     c = np.array([w / 2, h / 2])
     n = 0.5 * np.hypot(w, h)
     q = (np.array(dst, float) - c) / n

@@ -21,39 +21,19 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
-import numpy as np
-
 from scorer.render.synth import generated_photo
 from scorer.vision.config import load_config
-from scorer.vision.grid import Grid
 from scorer.vision.photo import load_photo
 from scorer.vision.recognise import default_config, read_tiles
 
-from test_vision_tiles import right_tiles
-
-
-def working_grid(res, shape: tuple[int, int]) -> Grid:
-    """The exact lattice of ``res`` in its photo shrunk to ``shape`` (pixel centres kept; the
-    lens's ``k2`` folded into ``k1``, exact enough over a board)."""
-    h, w = shape
-    H0, W0 = res.image.shape[:2]
-    src, dst = [], []
-    for (x, y), corners in res.cell_corners.items():
-        src += [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]
-        dst += [[(px + 0.5) * w / W0 - 0.5, (py + 0.5) * h / H0 - 0.5] for px, py in corners]
-    q = (np.array(dst, float) - [w / 2, h / 2]) / (0.5 * np.hypot(w, h))
-    r2 = (q * q).sum(axis=1, keepdims=True)
-    u = q * (1 + res.lens.k1 * r2 + res.lens.k2 * r2 * r2)
-    H, _ = cv2.findHomography(u.astype(np.float32), np.array(src, np.float32), 0)
-    return Grid(H, (h, w), k1=res.lens.k1 + res.lens.k2)
+from test_vision_tiles import right_tiles, truth_grid
 
 
 def test_a_faint_horse_symbol_is_read_on_its_own_contrast(tmp_path):
     res, _level, _ = generated_photo("goldrush", ["sheriff"], 8811301, 23, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     rgb = load_photo(path, max_side=load_config().photo.max_side)
-    grid = working_grid(res, rgb.shape[:2])
+    grid = truth_grid(res, rgb.shape[:2])
     cfg = default_config()
     assert cfg.detail_local
     on = read_tiles(rgb, grid, res.truth.catalog, cfg)

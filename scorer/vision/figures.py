@@ -2169,10 +2169,8 @@ def _decide(name: str, feats: dict[str, np.ndarray]) -> float:
 def _tent_logit(info: dict[str, Any], feats: dict[str, np.ndarray]) -> float:
     """Logit of a tent against a cowboy: a black candidate has its own weights (``tent_black``,
     the same features: its faces show little of the shading that tells the solids apart)."""
-    if info.get("class") == "black" and "tent_black" in _DECISIONS:
-        w, b = _DECISIONS["tent_black"]
-        return float(np.dot(w, feats["tent"]) + b)
-    return _decide("tent", feats)
+    w, b = _DECISIONS["tent_black" if info.get("class") == "black" else "tent"]
+    return float(np.dot(w, feats["tent"]) + b)
 
 
 def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:

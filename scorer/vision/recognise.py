@@ -1551,17 +1551,16 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         x = Xc[pos]
         g = xt[pos] / tt  # (J,)
         xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
+        Tm = T[:, mask]  # (J, m, 3)
         if cfg.detail_local and mask.sum() >= cfg.detail_local_visible * whole:
             # The symbols' own means and contrast: a small symbol keeps less of its contrast
             # through blur than the rails or roads that set the whole cell's gain (a gain fitted
             # on the few pixels a figure leaves visible would follow the noise).
             xm = xm - xm.mean(axis=0)
-            Tm = T[:, mask] - T[:, mask].mean(axis=1, keepdims=True)
+            Tm = Tm - Tm.mean(axis=1, keepdims=True)
             gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
             g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
-            Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
-        else:
-            Em = ((xm[None] - g[:, None, None] * T[:, mask]) ** 2).sum(axis=2).sum(axis=1)  # (J,)
+        Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)  # (J,)
         Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
         m = 1.0 - Em / Vm
         match.score[k, js] += cfg.detail_weight * (m - m.max())
