@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from scorer.board import Board, Placement
 from scorer.errors import PhotoError, TableNotFoundError
 from scorer.generate import generate_game
-from scorer.render.synth import SynthParams, synthesize
+from scorer.render.synth import SynthParams, generated_photo, synthesize
 from scorer.tiles import catalog_for, load_tileset
 from scorer.vision.appearance import (
     Appearance,
@@ -31,6 +31,7 @@ from scorer.vision.appearance import (
 from scorer.vision.config import ConfigError, VisionConfig, default_toml, load_config
 from scorer.vision.decode import DecodeProblem, decode_problem
 from scorer.vision.grid import Grid
+from scorer.vision.photo import load_photo
 from scorer.vision.recognise import TileConfig, guess_catalog, read_tiles, survey_lattice
 
 ART = Path(__file__).resolve().parents[2] / "shared" / "tile_art"
@@ -55,6 +56,16 @@ def truth_grid(res, shape: tuple[int, int] | None = None) -> Grid:
     u = q * (1 + res.lens.k1 * r2 + res.lens.k2 * r2 * r2)
     H, _ = cv2.findHomography(u.astype(np.float32), np.array(src, np.float32), 0)
     return Grid(H, (h, w), k1=res.lens.k1)
+
+
+def series_photo(tmp_path: Path, index: int, seed: int = 8811301):
+    """Photo ``index`` of the Gold Rush series ``scorer synth --generate N --seed SEED --difficulty
+    mixed --game goldrush --expansions sheriff``, read from its JPEG file at the pipeline's working
+    size: (synthesis result, (H, W, 3) uint8 RGB photo, the synthesiser's exact lattice)."""
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], seed, index, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    rgb = load_photo(path, max_side=load_config().photo.max_side)
+    return res, rgb, truth_grid(res, rgb.shape[:2])
 
 
 def photo(game: str, expansions: list[str], n_tiles: int, seed: int, *, megapixels: float = 0.6, **params):

@@ -21,19 +21,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from scorer.render.synth import generated_photo
-from scorer.vision.config import load_config
-from scorer.vision.photo import load_photo
 from scorer.vision.recognise import default_config, read_tiles
 
-from test_vision_tiles import right_tiles, truth_grid
+from test_vision_tiles import right_tiles, series_photo
 
 
 def test_a_faint_horse_symbol_is_read_on_its_own_contrast(tmp_path):
-    res, _level, _ = generated_photo("goldrush", ["sheriff"], 8811301, 23, difficulty="mixed")
-    path, _ = res.save(tmp_path / "photo.jpg")
-    rgb = load_photo(path, max_side=load_config().photo.max_side)
-    grid = truth_grid(res, rgb.shape[:2])
+    res, rgb, grid = series_photo(tmp_path, 23)
     cfg = default_config()
     assert cfg.detail_local
     on = read_tiles(rgb, grid, res.truth.catalog, cfg)

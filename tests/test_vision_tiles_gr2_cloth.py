@@ -39,6 +39,6 @@ def test_an_orange_checked_cloth_is_not_read_as_tiles():
     grid = truth_grid(res)
     cfg = default_config()
     assert cfg.unmatched_score == 0.0 and cfg.unmatched_hidden == 0.05
-    assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, cfg)) == (30, 30, 2)
+    assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, cfg)) == (30, 30, 1)
     off = dataclasses.replace(cfg, unmatched_score=-1.0)
-    assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, off)) == (30, 30, 21)
+    assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, off)) == (30, 30, 18)

@@ -173,6 +173,7 @@ class TileConfig:
     detail_gain_low: float = 0.5  # ... between this ...
     detail_gain_high: float = 1.5  # ... and this times the whole cell's gain ...
     detail_local_visible: float = 0.5  # ... when at least this share of those pixels is not hidden
+    detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
@@ -1481,7 +1482,11 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     own means are removed and each template's gain is fitted there, within
     ``detail_gain_low`` and ``detail_gain_high`` times its whole-cell gain (a
     faint camp or horse symbol on a shaded patch of ground), when at least
-    ``detail_local_visible`` of those pixels is not hidden.  The masked fit ``1 - E / V`` (``V``: the
+    ``detail_local_visible`` of those pixels is not hidden.  Hidden pixels (figures,
+    :func:`_hidden_masks`) are known inside the fine window (``inset``) only; with
+    ``detail_band`` the band between it and the detail window (``detail_inset``)
+    repeats the window's edge, so a figure standing at a tile's border is not
+    taken for art there.  The masked fit ``1 - E / V`` (``V``: the
     photo's variance there, floored) moves each close candidate's score by
     ``detail_weight`` times its difference from the best.  Updates ``match``
     in place (candidates re-sorted); ``rows``: only these cells.
@@ -1505,6 +1510,8 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     hidden = None
     if match.hidden is not None and match.hidden.any():
         hidden = cv2.resize(match.hidden, (w, h), interpolation=cv2.INTER_NEAREST)
+    band = max(0, int(round((cfg.inset - cfg.detail_inset) * dp))) if cfg.detail_band else 0
+    band = min(band, (dw - 1) // 2)
     for k in np.flatnonzero(close.sum(axis=1) >= 2):
         js = np.flatnonzero(close[k])[: cfg.detail_candidates]
         D = tpl.detail[match.cand[k, js]]  # (J, dw, dw, 3)
@@ -1520,7 +1527,12 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         yc = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
         vis = np.ones(dw * dw, np.float32)
         if hidden is not None:
-            vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw).reshape(-1)
+            vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw)
+            if band > 0:
+                # The hidden masks cover the fine comparison's window (``inset``) only: a figure
+                # crossing its edge goes on to the tile's border, so the band outside repeats it.
+                vis = np.pad(vis[band:dw - band, band:dw - band], band, mode="edge")
+            vis = vis.reshape(-1)
             mask &= vis > 0.5
             if mask.sum() < 4:
                 continue  # what tells the candidates apart is hidden
