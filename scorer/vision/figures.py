@@ -68,7 +68,10 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    colour (a tall figure's head cut from its body, :func:`_inside_outline`;
    the Sheriff and ore stacks count as larger ones too).  A follower, cowboy
    or tent must be near a player colour (``max_colour_distance``), and a
-   candidate surely an ore stack (``ore_sure``) is never read as a cowboy.
+   candidate surely an ore stack (``ore_sure``) is never read as a cowboy; a
+   black candidate read as a tent that no tent spot takes, or a second tent of
+   its colour, is a stack when the ore decision is within ``ore_demote`` of one
+   (a lone token from above fits a tent's outline as well).
    An ore stack seen by its top alone may have its foot nearer the camera's
    nadir by the lean of a tall stack (:func:`_lean_back`).  A cowboy or the
    Sheriff standing behind an ore stack may show only a few pixels of its
@@ -197,6 +200,7 @@ class FigureConfig:
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
+    ore_demote: float = 1.5  # a black candidate read as a tent but not taken as one is an ore stack when the ore logit is above minus this (0: never)
     max_colour_distance: float = 0.55  # a follower, cowboy or tent is this near a player colour (colour.distances)
     max_colour_figures: int = 2  # most figures of one colour on a tile (a follower, a tent); more: the table
     max_cell_followers: int = 3  # most followers read on a tile (one placed, two misread); more: the table
@@ -2205,6 +2209,10 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
             return ["ore"]
         if info["_logits"]["ore"] > 0:
             return ["ore"] + figure
+        if figure[0] == "tent" and info["_logits"]["ore"] > -cfg.ore_demote:
+            # A lone ore token from above fits a tent's outline as well as a stack's: where
+            # no tent spot takes it and the ore decision is close, it is a stack, not a cowboy.
+            return ["tent", "ore"] + body
     if cls in ("gold", "yellow"):
         info["sheriff_logit"] = info["_logits"]["sheriff"] = _decide("sheriff", f)
         if info["sheriff_logit"] > 0:
@@ -2376,8 +2384,20 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         _sheriff_on_runner_up(rows, cands, tiles, given, out, cfg)
 
     def demote(i: int) -> None:
-        """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot)."""
+        """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot), or an
+        ore stack where it is black, the ore decision is within ``ore_demote`` of a stack and a
+        mountain spot takes one (a lone ore token from above fits a tent's outline as well)."""
         b, _, t, frac, _, mt = rows[i]
+        info = b.info
+        ore = info.get("_matches", {}).get("ore")
+        if (cfg.ore_demote > 0 and info.get("class") == "black" and ore is not None and not info.get("_cut")
+                and info.get("_logits", {}).get("ore", -math.inf) > -cfg.ore_demote):
+            at_tile = _tile_at(canvas.to_canvas(ore["foot"][None]), tiles, canvas)
+            if at_tile is not None:
+                lo = _locate_read(at_tile[1], at_tile[0], given, "ore", cfg)
+                if lo is not None and lo[3] <= cfg.max_spot_distance:
+                    rows[i] = (b, "ore", at_tile[0], at_tile[1], lo, ore)
+                    return
         opts = [(r, _locate_read(frac, t, given, r, cfg)) for r in ("meeple", "farmer")]
         opts = [(r, lo) for r, lo in opts if lo is not None]
         if opts:
