@@ -2177,6 +2177,13 @@ def _tent_logit(info: dict[str, Any], feats: dict[str, np.ndarray]) -> float:
     return float(np.dot(w, feats["tent"]) + b)
 
 
+def _ore_close(info: dict[str, Any], cfg: FigureConfig) -> bool:
+    """Whether a black candidate's ore decision (:func:`_roles`) is within ``ore_demote`` of a stack:
+    read as a tent but not taken as one, it is then a stack rather than a cowboy (``ore_demote`` 0: never)."""
+    return (cfg.ore_demote > 0 and info.get("class") == "black"
+            and info.get("_logits", {}).get("ore", -math.inf) > -cfg.ore_demote)
+
+
 def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     """Roles a candidate may play, most likely first: ``meeple`` (standing), ``farmer``, ``tent``,
     ``sheriff``, ``ore``, ``gold``."""
@@ -2209,7 +2216,7 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
             return ["ore"]
         if info["_logits"]["ore"] > 0:
             return ["ore"] + figure
-        if figure[0] == "tent" and info["_logits"]["ore"] > -cfg.ore_demote:
+        if figure[0] == "tent" and _ore_close(info, cfg):
             # A lone ore token from above fits a tent's outline as well as a stack's: where
             # no tent spot takes it and the ore decision is close, it is a stack, not a cowboy.
             return ["tent", "ore"] + body
@@ -2390,8 +2397,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         b, _, t, frac, _, mt = rows[i]
         info = b.info
         ore = info.get("_matches", {}).get("ore")
-        if (cfg.ore_demote > 0 and info.get("class") == "black" and ore is not None and not info.get("_cut")
-                and info.get("_logits", {}).get("ore", -math.inf) > -cfg.ore_demote):
+        if ore is not None and not info.get("_cut") and _ore_close(info, cfg):
             at_tile = _tile_at(canvas.to_canvas(ore["foot"][None]), tiles, canvas)
             if at_tile is not None:
                 lo = _locate_read(at_tile[1], at_tile[0], given, "ore", cfg)
