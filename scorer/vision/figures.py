@@ -237,6 +237,7 @@ class FigureConfig:
     hidden_colour: float = 0.3  # ... pixels at most this far from the colour (colour.distances) and nearer it than any other figure colour count
     hidden_gold: float = 0.35  # ... yellow and gold pixels are the Sheriff when their median colour is at least this much nearer his gold than yellow wood (colour.sheriff_score; yellow wood in shade looks gold), else a yellow cowboy
     hidden_table: float = 0.1  # ... off the tiles only where at most this share of the table around the stack has that colour
+    ore_from_nuggets: bool = True  # Gold Rush: an ore stack's count is settled with its mountain's nugget symbols (scorer.vision.ore; off: the count seen)
 
 
 @dataclass

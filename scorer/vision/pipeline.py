@@ -12,7 +12,9 @@ larger), figure detection
 art does not explain may replace a misread tile: the board takes that tile and
 keeps the first reading as its runner-up; a tile it finds under a figure or ore
 stack on a cell the tile stage read empty is added, marked ``added``, when its
-sides fit the neighbours, rules.md section 1).  The result is
+sides fit the neighbours, rules.md section 1), then the ore stacks' counts
+settled with their mountains' nugget symbols (:func:`~scorer.vision.ore.settle_ore_counts`,
+Gold Rush).  The result is
 an ordinary board that the rules engine scores, with per-detection confidences
 and runner-up alternatives kept as extra fields (``confidence``,
 ``alternatives``) so the correction step can ask about the weakest first, and a
@@ -36,6 +38,7 @@ from ..errors import PhotoError, ScorerError, TilesTooSmallError
 from ..geometry import SIDES, neighbour
 from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
+from .ore import settle_ore_counts
 from .photo import load_photo
 
 log = logging.getLogger(__name__)
@@ -305,6 +308,8 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         log.info("%d gold bar stack(s) read but no Goldmines tile: not kept", len(figs.gold))
         figs.gold = []
     board = _assemble(game, used, catalog, tiles, figs, grid, players)
+    if game == "goldrush" and cfg.figures.ore_from_nuggets:
+        settle_ore_counts(board)
     board.extra["photo"] = {
         "source": None if isinstance(source, np.ndarray) else str(source),
         "size": [int(rgb.shape[1]), int(rgb.shape[0])],
