@@ -1574,6 +1574,8 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
             g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
         Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)  # (J,)
         Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
+        if Vm <= 0:
+            continue  # a flat patch (off the photo): nothing to settle
         m = 1.0 - Em / Vm
         match.score[k, js] += cfg.detail_weight * (m - m.max())
     for name, a in _take({n: getattr(match, n) for n in _PER_CANDIDATE}, np.argsort(-match.score, axis=1)).items():
