@@ -255,14 +255,17 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
                                        survey=survey)
                 except PhotoError:
                     continue
-                have = 0.0 if tiles is None else _explained(tiles)
-                found = _explained(again)
+                have, found = (0.0, _explained(again)) if tiles is None else _explained_both(tiles, again)
                 if again.cells and (tiles is None or found > have):
-                    log.info("%d %s tiles read (catalogue guess lead %s, match %.1f); read as %s instead "
-                             "(%d tiles, match %.1f)", 0 if tiles is None else len(tiles.cells),
+                    log.info("%d %s tiles read (catalogue guess lead %s, match %.2f); read as %s instead "
+                             "(%d tiles, match %.2f)", 0 if tiles is None else len(tiles.cells),
                              catalog.sets[0].game, "-" if gap is None else f"{gap:.2f}", have,
                              other.sets[0].game, len(again.cells), found)
                     tiles, catalog = again, other
+                elif again.cells:
+                    log.debug("%s read too (%d tiles, match %.2f); kept %s (%d tiles, match %.2f)",
+                              other.sets[0].game, len(again.cells), found, catalog.sets[0].game,
+                              len(tiles.cells), have)
             if tiles is None:
                 raise failed
         if game is None:
@@ -318,6 +321,20 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
+
+
+def _explained_both(a: Any, b: Any, min_tiles: int = 5) -> tuple[float, float]:
+    """How well two games' readings of one photo explain it, to compare: (a, b).
+
+    When both read at least ``min_tiles`` tiles, the mean fine match score of
+    their tiles: the wrong game's art may read a patterned cloth as many tiles
+    (stripes as rails) that together outweigh the right game's fewer, better
+    matched tiles, but each of them fits worse.  Otherwise :func:`_explained`
+    of each: the wrong game's art fits only a few cells.
+    """
+    if len(a.cells) >= min_tiles and len(b.cells) >= min_tiles:
+        return _explained(a) / len(a.cells), _explained(b) / len(b.cells)
+    return _explained(a), _explained(b)
 
 
 def _explained(tiles: Any) -> float:
