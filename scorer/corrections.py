@@ -91,7 +91,7 @@ LIST_FIELDS = ("tiles", "meeples", "gold", "tents", "ore")
 #: Figure kinds and the board field that holds them.
 FIGURE_FIELDS = {"meeple": "meeples", "tent": "tents", "sheriff": "sheriff"}
 #: Detection keys a manual correction makes obsolete.
-GUESS_KEYS = ("alternatives", "colour_alternatives")
+GUESS_KEYS = ("alternatives", "colour_alternatives", "count_seen")
 #: Prefix of the history lines of a text-notation board file.
 NOTATION_HISTORY = "#history "
 #: Default number of re-scorings :func:`suggest_corrections` may spend.

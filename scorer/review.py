@@ -211,6 +211,9 @@ def _figure_item(board: Board, kind: str, f: Figure) -> ReviewItem:
 
 def _stack_item(kind: str, s: Stack) -> ReviewItem:
     what = f"{s.count} gold bar(s)" if kind == "gold" else f"{s.count} ore token(s) at {s.at}"
+    if "count_seen" in s.extra:
+        # Settled with the mountain's nugget symbols (scorer.vision.ore): the count seen differed.
+        what += f" (seen as {s.extra['count_seen']}; set from the mountain's nugget symbols)"
     return ReviewItem(kind, s.x, s.y, s.at, None, _conf(s.extra), what, [])
 
 

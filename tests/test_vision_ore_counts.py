@@ -84,3 +84,23 @@ def test_settled_counts_on_a_rendered_photo(tmp_path: Path):
     assert right() == 3
     settle_ore_counts(board)
     assert right() == 8
+
+
+def test_review_shows_the_count_seen_beside_the_settled_count():
+    """`scorer review` lists a settled stack with the count the photo showed."""
+    from scorer.review import all_items
+
+    board = make_board([(0, 0, "GR10")], game="goldrush", ore=[(0, 0, "N", 1)])
+    settle_ore_counts(board)
+    (item,) = [i for i in all_items(board) if i.kind == "ore"]
+    assert item.read == "3 ore token(s) at N (seen as 1; set from the mountain's nugget symbols)"
+
+
+def test_a_count_set_by_hand_forgets_the_count_seen(tmp_path: Path):
+    """`scorer fix BOARD ore@...` on a settled stack: the count given, and no ``count_seen`` left."""
+    from scorer.corrections import apply_correction
+
+    board = make_board([(0, 0, "GR10")], game="goldrush", ore=[(0, 0, "N", 1)])
+    settle_ore_counts(board)
+    fixed = apply_correction(board, "set_ore", {"x": 0, "y": 0, "at": "N", "count": 2})
+    assert [(s.count, "count_seen" in s.extra) for s in fixed.ore] == [(2, False)]
