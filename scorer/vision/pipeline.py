@@ -246,9 +246,9 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         if others and (tiles is None or not tiles.cells or close):
             # The guessed game's art explains nothing (every cell looks blurred or unlike a
             # tile against it), or the guess was a close call: the other games are read too,
-            # and the one whose art explains the photo best wins (_explained: the wrong
-            # game's art fits a few cells, or many table cells poorly).  Before a photo is
-            # refused, every game is tried.
+            # and the one whose art explains the photo best wins (_explained_both: the wrong
+            # game's art fits a few cells, or reads many table cells, each worse).  Before a
+            # photo is refused, every game is tried.
             for other in others:
                 try:
                     again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
