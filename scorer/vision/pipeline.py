@@ -311,8 +311,8 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         log.info("%d gold bar stack(s) read but no Goldmines tile: not kept", len(figs.gold))
         figs.gold = []
     board = _assemble(game, used, catalog, tiles, figs, grid, players)
-    if game == "goldrush" and cfg.figures.ore_from_nuggets:
-        settle_ore_counts(board)
+    if cfg.figures.ore_from_nuggets:
+        settle_ore_counts(board)  # Gold Rush only; other games are left alone
     board.extra["photo"] = {
         "source": None if isinstance(source, np.ndarray) else str(source),
         "size": [int(rgb.shape[1]), int(rgb.shape[0])],
