@@ -235,6 +235,27 @@ def test_white_balance_ignores_cells_that_need_a_strong_cast():
     assert consensus.tolist() == [False] * 3 + [True] * 20  # without: the cloth sets the colours
 
 
+def test_typical_tile_colours_ignore_cells_that_need_a_strong_cast():
+    """A striped cloth that fits a rail's structure does not set the photo's typical tile colours."""
+    from scorer.vision.recognise import TileConfig, _Match, _cast, _tone
+
+    cfg = TileConfig()
+    n = 23  # 3 tiles and 20 cells of blue and white cloth, all matched surely
+    art = np.array([170.0, 150.0, 100.0])
+    cast = np.array([(1.04, 1.0, 0.96)] * 3 + [(0.75, 0.9, 1.5)] * 20)
+    gain = np.array([0.9] * 3 + [0.5] * 20)
+    xmean = (gain[:, None] * art * cast)[:, None, :]
+    tmean = np.broadcast_to(art, (n, 1, 3)).copy()
+    match = _Match(cells=np.array([(x, 0) for x in range(n)]), cand=np.zeros((n, 1), np.int64),
+                   score=np.full((n, 1), 0.9), shift=np.zeros((n, 1, 2)), contrast=gain[:, None],
+                   colour=np.zeros((n, 1)), xmean=xmean, tmean=tmean, spread=np.zeros((n, 1)))
+    assert _cast(match)[:3] == pytest.approx(0.04, abs=0.005)
+    assert (_cast(match)[3:] > cfg.max_cast).all()
+    g, offset = _tone(match, cfg)
+    assert g == pytest.approx(0.9)  # the tiles' contrast, not the cloth's 0.5
+    assert np.abs(offset - (0.9 * art * cast[0] - 0.9 * art)).max() < 1e-6
+
+
 def test_chroma_penalty_is_blind_to_shading_not_to_colour():
     from scorer.vision.recognise import TileConfig, _chroma_penalty
 

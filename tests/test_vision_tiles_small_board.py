@@ -4,8 +4,9 @@ The occupancy cues "contrast" and "tint" compare each cell with the photo's
 sure tiles; on a board of a few tiles none matches ``sure_score`` and the
 three best-matching cells stand in.  Wood grain matches the structure of a
 Gold Rush rail as well as the tiles match their own art, but never its
-colours (colour cue above zero), so without ``sure_colour`` the wood set the
-reference, the real tiles looked unlike it and nothing was read.
+colours (colour cue above zero) nor without a strong colour cast, so without
+``sure_colour`` and ``max_cast`` the wood set the reference, the real tiles
+looked unlike it and nothing was read.  Either check alone keeps the wood out.
 
 Photos are synthesised (seeded); the lattice is the synthesiser's exact one,
 so the test measures tile recognition alone.
@@ -29,5 +30,9 @@ def test_three_tiles_on_wood_are_read_with_the_colour_checked_reference():
     cfg = default_config()
     assert cfg.sure_colour == 0.0
     assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, cfg)) == (3, 3, 0)
+    # The cast alone (no per-cell colour check) keeps the wood out too ...
+    only_cast = dataclasses.replace(cfg, sure_colour=1e9)
+    assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, only_cast)) == (3, 3, 0)
+    # ... and with neither, the wood sets the reference and no tile is read.
     with pytest.raises(TableNotFoundError, match="nothing on the lattice looks like"):
-        read_tiles(res.image, grid, res.truth.catalog, dataclasses.replace(cfg, sure_colour=1e9))
+        read_tiles(res.image, grid, res.truth.catalog, dataclasses.replace(cfg, sure_colour=1e9, max_cast=1e9))

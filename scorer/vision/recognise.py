@@ -1373,12 +1373,13 @@ def _rescore(fine_wb: np.ndarray, cells: np.ndarray, origin: Cell, cand: np.ndar
 def _tone(match: _Match, cfg: TileConfig) -> tuple[float, np.ndarray] | None:
     """The photo's typical colour mapping of a tile: ``X ~ gain * T + offset`` (white-balanced pixels).
 
-    Medians over the cells matched at least ``sure_score`` (those of the white
-    balance's consensus when at least three; ``None`` when fewer than three)
-    of the best candidate's fitted gain and of its per-channel
-    offset (the cell's mean colour less the gain times the template's).
+    Medians over the cells matched at least ``sure_score`` whose colours need
+    no more than ``max_cast`` (:func:`_cast`; those of the white balance's
+    consensus when at least three; ``None`` when fewer than three) of the
+    best candidate's fitted gain and of its per-channel offset (the cell's
+    mean colour less the gain times the template's).
     """
-    sure = match.score[:, 0] >= cfg.sure_score
+    sure = (match.score[:, 0] >= cfg.sure_score) & (_cast(match) <= cfg.max_cast)
     if match.consensus is not None and (sure & match.consensus).sum() >= 3:
         sure &= match.consensus
     if sure.sum() < 3:
@@ -1388,6 +1389,19 @@ def _tone(match: _Match, cfg: TileConfig) -> tuple[float, np.ndarray] | None:
         return None
     offset = np.median(match.xmean[sure, 0] - gain * match.tmean[sure, 0], axis=0)
     return gain, offset
+
+
+def _cast(match: _Match) -> np.ndarray:
+    """The colour cast each cell's best candidate needs: (N,) float, log units.
+
+    The largest absolute log ratio of a channel of the cell's mean colour
+    (white-balanced) to the template's, less the mean of the three, as in
+    :func:`_white_balance`: a camera leaves a mild cast, while a striped or
+    checked cloth that fits a tile's structure (blue and white stripes fit
+    the rails of a straight track) needs a strong one.
+    """
+    lr = np.log(np.maximum(match.xmean[:, 0], 1.0) / np.maximum(match.tmean[:, 0], 1.0))
+    return np.abs(lr - lr.mean(axis=1, keepdims=True)).max(axis=1)
 
 
 def _chroma_penalty(xmean: np.ndarray, tmean: np.ndarray, tone: tuple[float, np.ndarray], cfg: TileConfig
@@ -1851,15 +1865,18 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
       the tiles' colours matches none.
 
     "Sure" cells score at least ``sure_score`` with a colour cue of at most
-    ``sure_colour`` (at least the three best such cells, if they reach
-    ``occ_seed``; with none, ``contrast`` and ``tint`` are 0): on a board of a
-    few tiles, wood grain may match a rail's structure better than the tiles
-    match their own art, but not its colours.
+    ``sure_colour`` and a colour cast of at most ``max_cast`` (:func:`_cast`;
+    at least the three best such cells, if they reach ``occ_seed``; with
+    none, ``contrast`` and ``tint`` are 0): on a board of a few tiles, wood
+    grain may match a rail's structure better than the tiles match their own
+    art, but not its colours, and a striped cloth not without a strong cast.
     """
     best = match.score[:, 0]
     contrast = match.contrast[:, 0]
     colour = np.log(np.maximum(match.colour[:, 0], 0.0) + 0.01)
-    fits = colour <= cfg.sure_colour  # wood grain may match a rail's structure, never its colours
+    # Wood grain may match a rail's structure, never its colours; a striped cloth may fit the
+    # per-cell colour model too, but not without a strong cast.
+    fits = (colour <= cfg.sure_colour) & (_cast(match) <= cfg.max_cast)
     sure = (best >= cfg.sure_score) & fits
     if sure.sum() < 3:  # a small board, a hard photo: its three best cells, if they match some tile at all
         seed = fits & (best >= cfg.occ_seed)
