@@ -117,14 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--use", default="score,contrast,colour,tint,hidden,bare", help="cues to fit (the others get 0)")
+    ap.add_argument("--use", default="", help="comma-separated cues to fit, the others get 0 (default: every cue)")
     args = ap.parse_args(argv)
     import scorer.vision.recognise as R
     from scorer.vision.config import load_config
 
     cfg = load_config().tiles
     names = list(R.OCCUPANCY_FEATURES)
-    use = [names.index(n) for n in args.use.split(",")]
+    use = [names.index(n) for n in args.use.split(",")] if args.use else list(range(len(names)))
     rows = []
     for folder in args.folders:
         photos = sorted(folder.glob("*.jpg"))
