@@ -119,7 +119,6 @@ from ..errors import ScorerError
 from ..geometry import CENTRE, Cell
 from ..tiles import FIELD_KINDS, KINDS, TileType
 from .grid import Grid
-from .threads import one_blas_thread
 
 log = logging.getLogger(__name__)
 
@@ -1688,7 +1687,6 @@ def _tile_at(foot_uv: np.ndarray, tiles: dict[Cell, _Tile], canvas: _Canvas) -> 
 # --------------------------------------------------------------------------- public entry
 
 
-@one_blas_thread
 def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[TileType, int]],
                  cfg: FigureConfig | None = None, *, players: Sequence[str] | None = None,
                  game: str = "carcassonne", art_dir: Any = None, appearance: Any = None,

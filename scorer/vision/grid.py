@@ -76,7 +76,6 @@ import cv2
 import numpy as np
 
 from ..errors import TableNotFoundError
-from .threads import one_blas_thread
 
 log = logging.getLogger(__name__)
 
@@ -317,7 +316,6 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------ public entry
 
 
-@one_blas_thread
 def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
     """Find the tile lattice in a photo.
 

@@ -40,7 +40,6 @@ from ..tiles import Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
 from .ore import settle_ore_counts
 from .photo import load_photo
-from .threads import one_blas_thread
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +90,6 @@ def _used_expansions(game: str, expansions: Sequence[str], placements: dict) -> 
     return used
 
 
-@one_blas_thread
 def read_photo_full(
     source: str | Path | np.ndarray,
     *,

@@ -87,7 +87,6 @@ from ..geometry import Cell
 from ..tiles import Catalog, TileType
 from .appearance import Appearance, merged_pictures
 from .grid import Grid
-from .threads import one_blas_thread
 
 log = logging.getLogger(__name__)
 
@@ -2299,7 +2298,6 @@ def _prepare(rgb: np.ndarray, grid: Grid, cfg: TileConfig, tpl: Templates, surve
     return region, cells, survey.cut, stats, (survey.coarse, survey.origin, cscore[keep], cshift[keep])
 
 
-@one_blas_thread
 def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | None = None, *,
                appearance: Appearance | None = None, art_dir: str | Path | None = None,
                survey: LatticeSurvey | None = None) -> TileReading:
@@ -2425,7 +2423,6 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     return TileReading(readings, cut_report, occupancy, catalog, rect, region.origin, region.px, grid, debug)
 
 
-@one_blas_thread
 def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cfg: TileConfig | None = None, *,
                   appearance: Appearance | None = None, art_dir: str | Path | None = None,
                   survey: LatticeSurvey | None = None) -> Catalog:
