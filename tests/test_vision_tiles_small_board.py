@@ -3,8 +3,8 @@
 The occupancy cues "contrast" and "tint" compare each cell with the photo's
 sure tiles; on a board of a few tiles none matches ``sure_score`` and the
 three best-matching cells stand in.  Wood grain matches the structure of a
-Gold Rush rail as well as the tiles match their own art, but never its
-colours (colour cue above zero) nor without a strong colour cast, so without
+Gold Rush rail as well as the tiles match their own art, but not its
+colours (colour cue above zero), and only with a strong colour cast; without
 ``sure_colour`` and ``max_cast`` the wood set the reference, the real tiles
 looked unlike it and nothing was read.  Either check alone keeps the wood out.
 
