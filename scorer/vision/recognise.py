@@ -178,7 +178,7 @@ class TileConfig:
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
     sure_ncc: float = 0.8  # cells matched at least this well set the white balance ...
-    max_cast: float = 0.3  # ... unless their colours need a larger cast (log ratio of a channel to the mean); nor the typical tile colours and the occupancy reference
+    max_cast: float = 0.3  # ... unless their colours need a larger cast (log ratio of a channel to the mean); such cells set neither the typical tile colours nor the occupancy reference
     sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast ...
     sure_colour: float = 0.0  # ... when their colour cue is at most this (log misfit / variance)
     # occupancy logistic model without the table colours: bias, then the weights of
@@ -1022,9 +1022,7 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     means = np.array([img[(c[1] - origin[1]) * px + i:(c[1] - origin[1]) * px + i + w,
                           (c[0] - origin[0]) * px + i:(c[0] - origin[0]) * px + i + w].reshape(-1, 3).mean(axis=0)
                       for c in cells[idx]])
-    ratio = means / np.maximum(tpl.mean_rgb[cand[idx, 0]], 1.0)
-    lr = np.log(np.maximum(ratio, 1e-3))
-    lr -= lr.mean(axis=1, keepdims=True)  # colour only: brightness is the gain's business
+    lr = _log_colour_ratio(means, tpl.mean_rgb[cand[idx, 0]])
     mild = np.abs(lr).max(axis=1) <= max_cast
     if mild.sum() >= 3:
         idx, lr = idx[mild], lr[mild]
@@ -1400,8 +1398,16 @@ def _cast(match: _Match) -> np.ndarray:
     checked cloth that fits a tile's structure (blue and white stripes fit
     the rails of a straight track) needs a strong one.
     """
-    lr = np.log(np.maximum(match.xmean[:, 0], 1.0) / np.maximum(match.tmean[:, 0], 1.0))
-    return np.abs(lr - lr.mean(axis=1, keepdims=True)).max(axis=1)
+    return np.abs(_log_colour_ratio(match.xmean[:, 0], match.tmean[:, 0])).max(axis=1)
+
+
+def _log_colour_ratio(x: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Log ratio per channel of colours ``x`` to template colours ``t`` (both (N, 3)), less its mean.
+
+    Colour only: the mean is brightness, the gain's business.  Returns (N, 3) float.
+    """
+    lr = np.log(np.maximum(x / np.maximum(t, 1.0), 1e-3))
+    return lr - lr.mean(axis=1, keepdims=True)
 
 
 def _chroma_penalty(xmean: np.ndarray, tmean: np.ndarray, tone: tuple[float, np.ndarray], cfg: TileConfig
