@@ -464,3 +464,64 @@ def test_figures_of_a_colour_the_players_leave_out_are_named(caplog):
     with caplog.at_level(logging.WARNING, logger="scorer.vision.figures"):
         pipeline.read_photo_full(SAMPLES / f"{name}.jpg", players=["red", "blue", "green", "yellow", "pink"])
     assert not [r for r in caplog.records if "not among the players given" in r.getMessage()]
+
+
+def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runner_up():
+    """Given the tile stage's six Indian camps (GR01, all the box holds) and one wild horses (GR02) that
+    the figure stage's second look reads as a seventh camp, when the board is assembled, then the camp
+    whose tile stage runner-up GR02 is likeliest becomes GR02 (marked ``box``, the camp its runner-up);
+    a cell whose figure would stand on another kind of feature there, or whose runner-up is
+    less likely than BOX_SWAP_MIN_CONFIDENCE, is not taken; with no such cell the board stays as read."""
+    from types import SimpleNamespace
+
+    from scorer.board import Placement
+    from scorer.tiles import catalog_for
+    from scorer.vision import pipeline
+
+    cat = catalog_for("goldrush", ["sheriff"])
+    cells = [(2 * k, 0) for k in range(6)]  # apart: no neighbours to fit
+
+    def reading(alts):
+        out = {}
+        for c, a in zip(cells, alts):
+            out[c] = SimpleNamespace(tile_id="GR01", alternatives=a)
+        out[(0, 4)] = SimpleNamespace(tile_id="GR02", alternatives=[])
+        return SimpleNamespace(cells=out)
+
+    def board_of():
+        b = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
+        for c in cells + [(0, 4)]:
+            b.tiles[c] = Placement(c[0], c[1], cat["GR01"], 0, None, {"confidence": 0.9})
+        return b
+
+    alts = [[{"tile": "GR02", "rot": 0, "confidence": 0.02}], [{"tile": "GR02", "rot": 2, "confidence": 0.2}],
+            [{"tile": "GR19", "rot": 0, "confidence": 0.3}, {"tile": "GR02", "rot": 0, "confidence": 0.1}],
+            [{"tile": "GR02", "rot": 0, "confidence": 0.005}], [], []]
+    figs = SimpleNamespace(tiles={(0, 4): {"tile": "GR01", "rot": 0}}, meeples=[], tents=[], ore=[], sheriff=None)
+    board = board_of()
+    pipeline._settle_box(board, reading(alts), figs, cat)
+    # The likeliest runner-up of a tile the box still holds: GR19 (0.3) at (4, 0), not GR02 (0.2) at (2, 0).
+    ids = {c: (p.tile.id, p.rot) for c, p in board.tiles.items()}
+    assert sum(1 for t, _ in ids.values() if t == "GR01") == 6
+    assert ids[(4, 0)] == ("GR19", 0) and board.tiles[(4, 0)].extra["box"] is True
+    assert board.tiles[(4, 0)].extra["alternatives"][0] == {"tile": "GR01", "rot": 0, "confidence": 0.9,
+                                                             "first_read": True}
+    # With GR19 left out, GR02 rot 2 at (2, 0) is the likeliest; a cowboy on the camp's prairie at (2, 0)
+    # stands on the same kind of feature on GR02, so it may still be taken.
+    alts[2] = [{"tile": "GR02", "rot": 0, "confidence": 0.1}]
+    board = board_of()
+    figs.meeples = [{"x": 2, "y": 0, "at": "NL"}]
+    pipeline._settle_box(board, reading(alts), figs, cat)
+    assert (board.tiles[(2, 0)].tile.id, board.tiles[(2, 0)].rot) == ("GR02", 2)
+    # A cowboy on the rail (W) of the camp at (4, 0): GR19 turned a quarter has a prairie there.
+    alts[2] = [{"tile": "GR19", "rot": 1, "confidence": 0.3}]
+    alts[1] = []
+    board = board_of()
+    figs.meeples = [{"x": 4, "y": 0, "at": "W"}]
+    pipeline._settle_box(board, reading(alts), figs, cat)
+    assert (board.tiles[(4, 0)].tile.id, board.tiles[(0, 0)].tile.id) == ("GR01", "GR02")
+    # Runners-up below the least confidence only: the board stays as read.
+    weak = [[{"tile": "GR02", "rot": 0, "confidence": 0.005}]] * 6
+    board = board_of()
+    pipeline._settle_box(board, reading(weak), figs, cat)
+    assert sum(1 for p in board.tiles.values() if p.tile.id == "GR01") == 7

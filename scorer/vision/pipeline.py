@@ -408,6 +408,7 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
             extra["confidence"] = 0.0
             extra["unreadable"] = True
         board.tiles[(x, y)] = Placement(x, y, tile, rot, None, extra)
+    _settle_box(board, tiles, figs, catalog)
     add_figures(board, figs)
     colours = list(players) if players else []
     for f in board.meeples + board.tents:
@@ -419,6 +420,84 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         return Board.from_dict(board.to_dict(), tile_sets=[s for s in catalog.sets if s.name not in _builtin_names()])
     except ScorerError as exc:  # pragma: no cover - a stage produced an impossible reading
         raise ScorerError(f"the photo reading is inconsistent ({exc}); please report this photo") from None
+
+
+#: Least confidence (0-1) of a tile stage runner-up that :func:`_settle_box` takes for a tile the box
+#: holds too few of.
+BOX_SWAP_MIN_CONFIDENCE = 0.01
+
+
+def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
+    """Give back the copy one too many that the figure stage's second look made, where a runner-up allows.
+
+    No tile is on the table more often than the box holds (``rules.md``, tile
+    catalogues).  The tile stage's decode keeps to that; the second look
+    (:func:`~scorer.vision.figures.read_figures`) reads again a cell whose art
+    explains the photo badly and may take a tile the board already holds as
+    often as the box does: two look-alike tiles (an Indian camp and wild
+    horses) were then read the other way round, and the second look has put one
+    right.  For each tile beyond its box count (and beyond how often the tile
+    stage read it), the other cells holding it that the second look left alone
+    (and did not find unreadable) offer their tile stage runners-up
+    (``alternatives``) of tiles the box still holds, that fit the placed
+    neighbours' sides and give every figure on the cell a feature of the same kind; the likeliest of them (confidence at least
+    :data:`BOX_SWAP_MIN_CONFIDENCE`) replaces that cell's tile, which becomes
+    its runner-up (``"box": True`` marks it for review).  Where none does, the
+    board is left as read.  ``board.tiles`` is changed in place; figures are
+    still to be put on the board.
+    """
+    looks = getattr(figs, "tiles", {})
+    counts: dict[str, int] = {}
+    for p in board.tiles.values():
+        counts[p.tile.id] = counts.get(p.tile.id, 0) + 1
+    first: dict[str, int] = {}
+    for r in tiles.cells.values():
+        first[r.tile_id] = first.get(r.tile_id, 0) + 1
+    figures_at: dict[tuple[int, int], list[str]] = {}
+    for name in ("meeples", "tents", "ore"):
+        for d in getattr(figs, name, []) or []:
+            if d.get("at"):
+                figures_at.setdefault((d["x"], d["y"]), []).append(d["at"])
+    if getattr(figs, "sheriff", None) and figs.sheriff.get("at"):
+        figures_at.setdefault((figs.sheriff["x"], figs.sheriff["y"]), []).append(figs.sheriff["at"])
+    placed = {c: (p.tile, p.rot) for c, p in board.tiles.items()}
+
+    def kind_at(tile: Any, rot: int, at: str) -> str | None:
+        o = tile.turned(rot)
+        i = o.locate(at)
+        return None if i is None else o.features[i].kind
+
+    for tid in sorted(counts):
+        while counts[tid] > max(catalog.box_count(tid), first.get(tid, 0)):
+            best = None
+            for c, p in board.tiles.items():
+                if p.tile.id != tid or c in looks or c not in tiles.cells or p.extra.get("unreadable"):
+                    continue
+                for alt in tiles.cells[c].alternatives or []:
+                    aid, arot, conf = alt.get("tile"), int(alt.get("rot", 0)), float(alt.get("confidence", 0.0))
+                    if (aid == tid or aid not in catalog or counts.get(aid, 0) >= catalog.box_count(aid)
+                            or conf < BOX_SWAP_MIN_CONFIDENCE or (best is not None and conf <= best[0])):
+                        continue
+                    new = catalog[aid]
+                    if not _fits_neighbours(new, arot, c, placed):
+                        continue
+                    if any(kind_at(new, arot, at) != kind_at(p.tile, p.rot, at) for at in figures_at.get(c, ())):
+                        continue
+                    best = (conf, c, new, arot)
+                    break  # the alternatives come likeliest first
+            if best is None:
+                break
+            conf, c, new, arot = best
+            old = board.tiles[c]
+            log.info("tile %s read %d times, the box holds %d: %s rot %d at %s becomes its runner-up %s rot %d",
+                     tid, counts[tid], catalog.box_count(tid), tid, old.rot, c, new.id, arot)
+            was = {"tile": tid, "rot": old.rot, "confidence": old.extra.get("confidence"), "first_read": True}
+            rest = [a for a in old.extra.get("alternatives", []) if (a.get("tile"), a.get("rot")) != (new.id, arot)]
+            board.tiles[c] = Placement(c[0], c[1], new, arot, None,
+                                       {"confidence": round(conf, 3), "alternatives": [was] + rest[:3], "box": True})
+            placed[c] = (new, arot)
+            counts[tid] -= 1
+            counts[new.id] = counts.get(new.id, 0) + 1
 
 
 def add_figures(board: Board, figs: Any) -> Board:
