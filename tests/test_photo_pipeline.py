@@ -469,9 +469,10 @@ def test_figures_of_a_colour_the_players_leave_out_are_named(caplog):
 def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runner_up():
     """Given the tile stage's six Indian camps (GR01, all the box holds) and one wild horses (GR02) that
     the figure stage's second look reads as a seventh camp, when the board is assembled, then the camp
-    whose tile stage runner-up GR02 is likeliest becomes GR02 (marked ``box``, the camp its runner-up);
-    a cell whose figure would stand on another kind of feature there, or whose runner-up is
-    less likely than BOX_SWAP_MIN_CONFIDENCE, is not taken; with no such cell the board stays as read."""
+    whose tile stage runner-up of a look-alike (the same sides) is likeliest becomes it (marked ``box``,
+    the camp its first alternative); a runner-up with other sides, one under BOX_SWAP_MIN_CONFIDENCE,
+    or one that would put a figure on another kind of feature is not taken, and with none left the
+    board stays as read."""
     from types import SimpleNamespace
 
     from scorer.board import Placement
@@ -479,49 +480,39 @@ def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runne
     from scorer.vision import pipeline
 
     cat = catalog_for("goldrush", ["sheriff"])
-    cells = [(2 * k, 0) for k in range(6)]  # apart: no neighbours to fit
 
-    def reading(alts):
-        out = {}
-        for c, a in zip(cells, alts):
-            out[c] = SimpleNamespace(tile_id="GR01", alternatives=a)
-        out[(0, 4)] = SimpleNamespace(tile_id="GR02", alternatives=[])
-        return SimpleNamespace(cells=out)
-
-    def board_of():
-        b = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
+    def run(tile, alts, extra_tile, meeples=()):
+        cells = [(2 * k, 0) for k in range(len(alts))]  # apart: no neighbours
+        reading = {c: SimpleNamespace(tile_id=tile, alternatives=a) for c, a in zip(cells, alts)}
+        reading[(0, 4)] = SimpleNamespace(tile_id=extra_tile, alternatives=[])
+        board = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
         for c in cells + [(0, 4)]:
-            b.tiles[c] = Placement(c[0], c[1], cat["GR01"], 0, None, {"confidence": 0.9})
-        return b
+            board.tiles[c] = Placement(c[0], c[1], cat[tile], 0, None, {"confidence": 0.9})
+        figs = SimpleNamespace(tiles={(0, 4): {"tile": tile, "rot": 0}}, meeples=list(meeples), tents=[], ore=[],
+                               sheriff=None)
+        pipeline._settle_box(board, SimpleNamespace(cells=reading), figs, cat)
+        return board
 
-    alts = [[{"tile": "GR02", "rot": 0, "confidence": 0.02}], [{"tile": "GR02", "rot": 2, "confidence": 0.2}],
-            [{"tile": "GR19", "rot": 0, "confidence": 0.3}, {"tile": "GR02", "rot": 0, "confidence": 0.1}],
-            [{"tile": "GR02", "rot": 0, "confidence": 0.005}], [], []]
-    figs = SimpleNamespace(tiles={(0, 4): {"tile": "GR01", "rot": 0}}, meeples=[], tents=[], ore=[], sheriff=None)
-    board = board_of()
-    pipeline._settle_box(board, reading(alts), figs, cat)
-    # The likeliest runner-up of a tile the box still holds: GR19 (0.3) at (4, 0), not GR02 (0.2) at (2, 0).
+    def alt(tile, rot, conf):
+        return {"tile": tile, "rot": rot, "confidence": conf}
+
+    assert cat.box_count("GR01") == 6 and cat.box_count("GR16") == 5
+    camps = [[alt("GR02", 0, 0.02)], [alt("GR02", 2, 0.2)], [alt("GR18", 0, 0.5), alt("GR19", 0, 0.1)],
+             [alt("GR02", 0, 0.005)], [], []]
+    board = run("GR01", camps, "GR02")
     ids = {c: (p.tile.id, p.rot) for c, p in board.tiles.items()}
+    # GR18 (0.5) has a third rail: not a look-alike; GR02 turned half (0.2) at (2, 0) is the likeliest.
     assert sum(1 for t, _ in ids.values() if t == "GR01") == 6
-    assert ids[(4, 0)] == ("GR19", 0) and board.tiles[(4, 0)].extra["box"] is True
-    assert board.tiles[(4, 0)].extra["alternatives"][0] == {"tile": "GR01", "rot": 0, "confidence": 0.9,
+    assert ids[(2, 0)] == ("GR02", 2) and board.tiles[(2, 0)].extra["box"] is True
+    assert board.tiles[(2, 0)].extra["alternatives"][0] == {"tile": "GR01", "rot": 0, "confidence": 0.9,
                                                              "first_read": True}
-    # With GR19 left out, GR02 rot 2 at (2, 0) is the likeliest; a cowboy on the camp's prairie at (2, 0)
-    # stands on the same kind of feature on GR02, so it may still be taken.
-    alts[2] = [{"tile": "GR02", "rot": 0, "confidence": 0.1}]
-    board = board_of()
-    figs.meeples = [{"x": 2, "y": 0, "at": "NL"}]
-    pipeline._settle_box(board, reading(alts), figs, cat)
-    assert (board.tiles[(2, 0)].tile.id, board.tiles[(2, 0)].rot) == ("GR02", 2)
-    # A cowboy on the rail (W) of the camp at (4, 0): GR19 turned a quarter has a prairie there.
-    alts[2] = [{"tile": "GR19", "rot": 1, "confidence": 0.3}]
-    alts[1] = []
-    board = board_of()
-    figs.meeples = [{"x": 4, "y": 0, "at": "W"}]
-    pipeline._settle_box(board, reading(alts), figs, cat)
-    assert (board.tiles[(4, 0)].tile.id, board.tiles[(0, 0)].tile.id) == ("GR01", "GR02")
-    # Runners-up below the least confidence only: the board stays as read.
-    weak = [[{"tile": "GR02", "rot": 0, "confidence": 0.005}]] * 6
-    board = board_of()
-    pipeline._settle_box(board, reading(weak), figs, cat)
+    # Runners-up under the least confidence only: the board stays as read.
+    board = run("GR01", [[alt("GR02", 0, 0.005)]] * 6, "GR02")
     assert sum(1 for p in board.tiles.values() if p.tile.id == "GR01") == 7
+    # Six towns (GR16, the box holds five): a cowboy in the town (C) of (0, 0) would stand on the
+    # rails' crossing of its look-alike GR18 there, so the less likely (2, 0) is taken.
+    towns = [[alt("GR18", 0, 0.3)], [alt("GR18", 0, 0.1)], [], [], []]
+    board = run("GR16", towns, "GR18", meeples=[{"x": 0, "y": 0, "at": "C"}])
+    assert (board.tiles[(0, 0)].tile.id, board.tiles[(2, 0)].tile.id) == ("GR16", "GR18")
+    board = run("GR16", towns, "GR18")
+    assert (board.tiles[(0, 0)].tile.id, board.tiles[(2, 0)].tile.id) == ("GR18", "GR16")

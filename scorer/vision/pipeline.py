@@ -439,12 +439,16 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     right.  For each tile beyond its box count (and beyond how often the tile
     stage read it), the other cells holding it that the second look left alone
     (and did not find unreadable) offer their tile stage runners-up
-    (``alternatives``) of tiles the box still holds, that fit the placed
-    neighbours' sides and give every figure on the cell a feature of the same kind; the likeliest of them (confidence at least
+    (``alternatives``) of tiles the box still holds that are look-alikes of the
+    tile read (the same kind of feature on every side, as the twins the stages
+    confuse are: they differ in a small symbol) and give every figure on the
+    cell a feature of the same kind; the likeliest of them (confidence at least
     :data:`BOX_SWAP_MIN_CONFIDENCE`) replaces that cell's tile, which becomes
     its runner-up (``"box": True`` marks it for review).  Where none does, the
-    board is left as read.  ``board.tiles`` is changed in place; figures are
-    still to be put on the board.
+    board is left as read (the copy too many may be a tile read on the table
+    beside the board, or the second look may be wrong: a runner-up with other
+    sides was taken for the right one as often as not).  ``board.tiles`` is
+    changed in place; figures are still to be put on the board.
     """
     looks = getattr(figs, "tiles", {})
     counts: dict[str, int] = {}
@@ -460,7 +464,6 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
                 figures_at.setdefault((d["x"], d["y"]), []).append(d["at"])
     if getattr(figs, "sheriff", None) and figs.sheriff.get("at"):
         figures_at.setdefault((figs.sheriff["x"], figs.sheriff["y"]), []).append(figs.sheriff["at"])
-    placed = {c: (p.tile, p.rot) for c, p in board.tiles.items()}
 
     def kind_at(tile: Any, rot: int, at: str) -> str | None:
         o = tile.turned(rot)
@@ -479,8 +482,8 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
                             or conf < BOX_SWAP_MIN_CONFIDENCE or (best is not None and conf <= best[0])):
                         continue
                     new = catalog[aid]
-                    if not _fits_neighbours(new, arot, c, placed):
-                        continue
+                    if new.edge_signature(arot) != p.tile.edge_signature(p.rot):
+                        continue  # not a look-alike of the tile read
                     if any(kind_at(new, arot, at) != kind_at(p.tile, p.rot, at) for at in figures_at.get(c, ())):
                         continue
                     best = (conf, c, new, arot)
@@ -495,7 +498,6 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
             rest = [a for a in old.extra.get("alternatives", []) if (a.get("tile"), a.get("rot")) != (new.id, arot)]
             board.tiles[c] = Placement(c[0], c[1], new, arot, None,
                                        {"confidence": round(conf, 3), "alternatives": [was] + rest[:3], "box": True})
-            placed[c] = (new, arot)
             counts[tid] -= 1
             counts[new.id] = counts.get(new.id, 0) + 1
 
