@@ -12,7 +12,9 @@ larger), figure detection
 art does not explain may replace a misread tile: the board takes that tile and
 keeps the first reading as its runner-up; a tile it finds under a figure or ore
 stack on a cell the tile stage read empty is added, marked ``added``, when its
-sides fit the neighbours, rules.md section 1), then the ore stacks' counts
+sides fit the neighbours, rules.md section 1; a copy beyond the box count that
+the second look made goes back to a look-alike runner-up of another cell,
+:func:`_settle_box`), then the ore stacks' counts
 settled with their mountains' nugget symbols (:func:`~scorer.vision.ore.settle_ore_counts`,
 Gold Rush).  The result is
 an ordinary board that the rules engine scores, with per-detection confidences
@@ -446,9 +448,9 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     :data:`BOX_SWAP_MIN_CONFIDENCE`) replaces that cell's tile, which becomes
     its runner-up (``"box": True`` marks it for review).  Where none does, the
     board is left as read (the copy too many may be a tile read on the table
-    beside the board, or the second look may be wrong: a runner-up with other
-    sides was taken for the right one as often as not).  ``board.tiles`` is
-    changed in place; figures are still to be put on the board.
+    beside the board, or the second look may be wrong; on the development
+    photos, runners-up with other sides were wrong as often as right).
+    ``board.tiles`` is changed in place; figures are still to be put on the board.
     """
     looks = getattr(figs, "tiles", {})
     counts: dict[str, int] = {}
