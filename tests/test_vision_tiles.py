@@ -627,3 +627,29 @@ def test_template_cache_keeps_only_the_most_recently_used_files(tmp_path):
         os.utime(f, (1000 + k, 1000 + k))
     recognise.prune_cache(tmp_path, recognise._TEMPLATE_FILES_KEPT, "*.npz")
     assert sorted(p.name for p in tmp_path.glob("*.npz")) == [f"{k}.npz" for k in range(2, 8)]
+
+
+def test_a_flat_window_matches_no_template():
+    """Given windows of a flat white cloth (grey 240 give or take a hundredth) and zero-mean unit
+    templates, when matched, then every NCC is near 0: the window's norm is floored
+    (recognise.NORM_FLOOR_GREY), and the float32 rounding noise is not divided by a norm near 0
+    (such cells once matched at 1.00 to 2.0 and made a clear board look like no tile at all)."""
+    from scorer.vision import recognise as R
+
+    rng = np.random.default_rng(44)
+    w = 8
+    stack = (240.0 + rng.uniform(-0.01, 0.01, (5, 12, 12, 3))).astype(np.float32)
+    T = rng.standard_normal((6, 3 * w * w))
+    T -= T.mean(axis=1, keepdims=True)
+    T = (T / np.linalg.norm(T, axis=1, keepdims=True)).astype(np.float32)
+    best, _k, norms = R._ncc(stack, w, T, None)
+    assert np.abs(best).max() < 0.01
+    assert np.all(norms >= R.NORM_FLOOR_GREY * np.sqrt(3 * w * w) - 1e-3)
+    # A window with a tile's contrast keeps its plain normalised correlation.
+    tile = rng.uniform(0, 255, (1, w, w, 3)).astype(np.float32)
+    tc = tile.transpose(0, 3, 1, 2).reshape(1, -1)  # channel-major, as the templates are
+    t = (tc - tc.reshape(3, -1).mean(axis=1).repeat(w * w)[None]).astype(np.float32)
+    t /= np.linalg.norm(t)
+    got, _, _ = R._ncc(tile, w, t, None)
+    assert got[0, 0] == pytest.approx(1.0, abs=1e-4)
+

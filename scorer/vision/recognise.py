@@ -839,8 +839,18 @@ def _window_stack(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, ins
     return np.stack([img[y:y + span, x:x + span] for x, y in zip(x0, y0)])
 
 
+#: Least standard deviation (grey levels, 0-255) a window's norm stands for in :func:`_window_norms`:
+#: a flat patch (a white table cloth, the fill beyond the photo's edge) has a norm near 0, and
+#: its match, the rounding noise of the float32 products divided by it, would be any number, even
+#: far above 1.  Tiles vary by tens of grey levels.
+NORM_FLOOR_GREY = 1.0
+
+
 def _window_norms(stack: np.ndarray, w: int) -> np.ndarray:
-    """Norm of every w x w window with its per-channel means removed: (N, S*S), row-major shifts."""
+    """Norm of every w x w window with its per-channel means removed: (N, S*S), row-major shifts.
+
+    Floored at :data:`NORM_FLOOR_GREY` per pixel and channel, so that the NCC of a flat window is near 0.
+    """
     n, span = stack.shape[:2]
     S = span - w + 1
     c = np.cumsum(np.cumsum(np.pad(stack, ((0, 0), (1, 0), (1, 0), (0, 0))), axis=1), axis=2)
@@ -852,7 +862,7 @@ def _window_norms(stack: np.ndarray, w: int) -> np.ndarray:
     s1 = box(c)  # (n, S, S, 3)
     s2 = box(c2).sum(axis=3)
     var = s2 - (s1 * s1).sum(axis=3) / (w * w)
-    return np.sqrt(np.maximum(var, 0.0)).reshape(n, S * S) + 1e-3
+    return np.maximum(np.sqrt(np.maximum(var, 0.0)), NORM_FLOOR_GREY * float(np.sqrt(3 * w * w))).reshape(n, S * S)
 
 
 def _ncc(stack: np.ndarray, w: int, T: np.ndarray, cand: np.ndarray | None
