@@ -202,10 +202,9 @@ def _figure_item(board: Board, kind: str, f: Figure) -> ReviewItem:
     read = "the Sheriff" if kind == "sheriff" else f"{f.player} {kind}"
     p = board.tiles.get(f.cell)
     if p is not None:
-        o = p.tile.turned(p.rot)
-        idx = o.locate(f.at)
-        if idx is not None:
-            read += f" on the {o.features[idx].kind} at {f.at}"
+        kind_there = p.tile.turned(p.rot).kind_at(f.at)
+        if kind_there is not None:
+            read += f" on the {kind_there} at {f.at}"
     return ReviewItem(kind, f.x, f.y, f.at, f.player, _conf(f.extra), read, _choices(kind, f, board))
 
 

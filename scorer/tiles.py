@@ -161,6 +161,11 @@ class Orientation:
         idx = self.side.get(side)
         return None if idx is None else self.features[idx].kind
 
+    def kind_at(self, loc: str) -> str | None:
+        """Kind of the feature addressed by a figure location (:meth:`locate`), or ``None``."""
+        idx = self.locate(loc)
+        return None if idx is None else self.features[idx].kind
+
     def locate(self, loc: str) -> int | None:
         """Index of the feature addressed by a figure location, or ``None``.
 

@@ -535,11 +535,8 @@ def _lay_tiles(truth: Board, p: SynthParams, rng: np.random.Generator) -> tuple[
 
 def _figure_kind(board: Board, f: Figure) -> str:
     placement = board.tiles.get(f.cell)
-    if placement is not None:
-        o = placement.tile.turned(placement.rot)
-        idx = o.locate(f.at)
-        if idx is not None and o.features[idx].kind in ("field", "prairie"):
-            return "farmer"
+    if placement is not None and placement.tile.turned(placement.rot).kind_at(f.at) in ("field", "prairie"):
+        return "farmer"
     return "meeple"
 
 

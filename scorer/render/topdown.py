@@ -305,9 +305,7 @@ def _is_farmer(board: Board, f: Figure) -> bool:
     placement = board.tiles.get(f.cell)
     if placement is None:
         return False
-    o = placement.tile.turned(placement.rot)
-    idx = o.locate(f.at)
-    return idx is not None and o.features[idx].kind in ("field", "prairie")
+    return placement.tile.turned(placement.rot).kind_at(f.at) in ("field", "prairie")
 
 
 def _fx(pts) -> np.ndarray:

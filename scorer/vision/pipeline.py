@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -399,11 +400,8 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         if look is not None and look["tile"] in catalog and not same:
             # Read again by the figure stage, where the art of the tile first read
             # left much of the cell unexplained: that reading becomes the runner-up.
-            first = {"tile": r.tile_id, "rot": r.rot, "confidence": round(float(r.confidence), 3), "first_read": True}
-            extra = {"confidence": round(max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)), 3),
-                     "alternatives": [first] + [a for a in (r.alternatives or [])
-                                                if (a.get("tile"), a.get("rot")) != (look["tile"], look["rot"])][:3],
-                     "reread": True}
+            extra = _replaced(r.tile_id, r.rot, round(float(r.confidence), 3), r.alternatives, look["tile"],
+                              look["rot"], max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)), "reread")
             tile, rot = catalog[look["tile"]], int(look["rot"])
         if (x, y) in unreadable:
             # No catalogue tile explains the cell's picture (the table, a hand): kept, as the least sure.
@@ -422,6 +420,16 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         return Board.from_dict(board.to_dict(), tile_sets=[s for s in catalog.sets if s.name not in _builtin_names()])
     except ScorerError as exc:  # pragma: no cover - a stage produced an impossible reading
         raise ScorerError(f"the photo reading is inconsistent ({exc}); please report this photo") from None
+
+
+def _replaced(tile_id: str, rot: int, confidence: Any, alternatives: Sequence[dict] | None, new_id: str,
+              new_rot: int, new_confidence: float, mark: str) -> dict[str, Any]:
+    """Extra fields of a cell whose first reading (``tile_id`` turned ``rot``) another tile replaced:
+    that reading becomes the first runner-up (``"first_read": True``) before the others but the new
+    tile (at most 3), and ``mark`` (``reread``, ``box``) says why."""
+    first = {"tile": tile_id, "rot": rot, "confidence": confidence, "first_read": True}
+    rest = [a for a in (alternatives or []) if (a.get("tile"), a.get("rot")) != (new_id, new_rot)][:3]
+    return {"confidence": round(new_confidence, 3), "alternatives": [first] + rest, mark: True}
 
 
 #: Least confidence (0-1) of a tile stage runner-up that :func:`_settle_box` takes for a tile the box
@@ -453,12 +461,8 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     ``board.tiles`` is changed in place; figures are still to be put on the board.
     """
     looks = getattr(figs, "tiles", {})
-    counts: dict[str, int] = {}
-    for p in board.tiles.values():
-        counts[p.tile.id] = counts.get(p.tile.id, 0) + 1
-    first: dict[str, int] = {}
-    for r in tiles.cells.values():
-        first[r.tile_id] = first.get(r.tile_id, 0) + 1
+    counts = Counter(p.tile.id for p in board.tiles.values())
+    first = Counter(r.tile_id for r in tiles.cells.values())
     figures_at: dict[tuple[int, int], list[str]] = {}
     for name in ("meeples", "tents", "ore"):
         for d in getattr(figs, name, []) or []:
@@ -467,26 +471,22 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     if getattr(figs, "sheriff", None) and figs.sheriff.get("at"):
         figures_at.setdefault((figs.sheriff["x"], figs.sheriff["y"]), []).append(figs.sheriff["at"])
 
-    def kind_at(tile: Any, rot: int, at: str) -> str | None:
-        o = tile.turned(rot)
-        i = o.locate(at)
-        return None if i is None else o.features[i].kind
-
     for tid in sorted(counts):
-        while counts[tid] > max(catalog.box_count(tid), first.get(tid, 0)):
+        while counts[tid] > max(catalog.box_count(tid), first[tid]):
             best = None
             for c, p in board.tiles.items():
                 if p.tile.id != tid or c in looks or c not in tiles.cells or p.extra.get("unreadable"):
                     continue
                 for alt in tiles.cells[c].alternatives or []:
                     aid, arot, conf = alt.get("tile"), int(alt.get("rot", 0)), float(alt.get("confidence", 0.0))
-                    if (aid == tid or aid not in catalog or counts.get(aid, 0) >= catalog.box_count(aid)
+                    if (aid == tid or aid not in catalog or counts[aid] >= catalog.box_count(aid)
                             or conf < BOX_SWAP_MIN_CONFIDENCE or (best is not None and conf <= best[0])):
                         continue
                     new = catalog[aid]
                     if new.edge_signature(arot) != p.tile.edge_signature(p.rot):
                         continue  # not a look-alike of the tile read
-                    if any(kind_at(new, arot, at) != kind_at(p.tile, p.rot, at) for at in figures_at.get(c, ())):
+                    here, there = p.tile.turned(p.rot), new.turned(arot)
+                    if any(there.kind_at(at) != here.kind_at(at) for at in figures_at.get(c, ())):
                         continue
                     best = (conf, c, new, arot)
                     break  # the alternatives come likeliest first
@@ -496,12 +496,10 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
             old = board.tiles[c]
             log.info("tile %s read %d times, the box holds %d: %s rot %d at %s becomes its runner-up %s rot %d",
                      tid, counts[tid], catalog.box_count(tid), tid, old.rot, c, new.id, arot)
-            was = {"tile": tid, "rot": old.rot, "confidence": old.extra.get("confidence"), "first_read": True}
-            rest = [a for a in old.extra.get("alternatives", []) if (a.get("tile"), a.get("rot")) != (new.id, arot)]
-            board.tiles[c] = Placement(c[0], c[1], new, arot, None,
-                                       {"confidence": round(conf, 3), "alternatives": [was] + rest[:3], "box": True})
+            board.tiles[c] = Placement(c[0], c[1], new, arot, None, _replaced(
+                tid, old.rot, old.extra.get("confidence"), old.extra.get("alternatives"), new.id, arot, conf, "box"))
             counts[tid] -= 1
-            counts[new.id] = counts.get(new.id, 0) + 1
+            counts[new.id] += 1
 
 
 def add_figures(board: Board, figs: Any) -> Board:
