@@ -61,6 +61,11 @@ def same_role(tk: str, ck: str) -> bool:
     return norm.get(tk, tk) == norm.get(ck, ck)
 
 
+def _rounded(v) -> list | None:
+    """An optional colour as a list of whole numbers."""
+    return None if v is None else np.asarray(v).round().tolist()
+
+
 def analyse(photo: Path, cfg, art_dir: str | None = None) -> dict:
     tj = json.loads(Path(str(photo) + ".truth.json").read_text())
     truth = read_board(str(photo) + ".truth.json")
@@ -146,7 +151,7 @@ def analyse(photo: Path, cfg, art_dir: str | None = None) -> dict:
                      "tilt": s["params"].get("tilt_deg"), "difficulty": s["params"].get("difficulty"),
                      "cand": None if near is None else {k: v for k, v in near.items() if not k.startswith("_")
                                                         and k not in ("u", "centre", "foot", "rgb")}
-                     | {"rgb": np.asarray(near["rgb"]).round().tolist(),
+                     | {"rgb": np.asarray(near["rgb"]).round().tolist(), "beneath": _rounded(near.get("_bg")),
                         "foot": None if near.get("foot") is None else np.asarray(near["foot"]).round(3).tolist(),
                         "centre": np.asarray(near["centre"]).round(3).tolist()}})
     for i in kept:
@@ -172,7 +177,8 @@ def analyse(photo: Path, cfg, art_dir: str | None = None) -> dict:
         rows.append({"photo": str(photo), "game": truth.game, "error": "extra", "kind": c["kind"],
                      "cause": cause, "lat": p.round(3).tolist(), "cls": c.get("class"),
                      "area": round(float(c["area"]), 1), "shapes": c.get("shapes"),
-                     "rgb": np.asarray(c["rgb"]).round().tolist(), "logits": c.get("_logits"),
+                     "rgb": np.asarray(c["rgb"]).round().tolist(), "beneath": _rounded(c.get("_bg")),
+                     "logits": c.get("_logits"),
                      "blur": s["params"].get("blur_px"), "difficulty": s["params"].get("difficulty")})
     n_truth = sum(1 for f in figs if truth_kind(f) in FIG_KINDS)
     return {"photo": str(photo), "game": truth.game, "truth": n_truth, "kept": len(kept), "matched": len(used_i),
@@ -224,7 +230,7 @@ def main(argv=None) -> int:
             print(f"   {v:4d}  {k}")
         print("   tags:", dict(tags))
     if args.out:
-        Path(args.out).write_text(json.dumps(res, indent=1, default=float))
+        Path(args.out).write_text(json.dumps(res, indent=1, default=lambda o: o.tolist() if hasattr(o, "tolist") else float(o)))
     return 0
 
 

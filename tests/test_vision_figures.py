@@ -180,6 +180,26 @@ def test_assign_colours_one_photo_together():
     assert two[0].colour == "red"
 
 
+def test_mixed_distances_read_a_figure_blurred_into_its_art():
+    """Given a blue figure whose pixels hold 40% of the green field beneath (a thin farmer, a blurred
+    photo), then unmixed it is far from blue, mixed it is near blue at a share of 0.6 and unmixing gives
+    the blue back; grey mixed with the field (the art paled) is not read mixed."""
+    blue = np.array(colour.PROTOTYPES["blue"]) * 0.8
+    field = np.array([60.0, 120.0, 30.0])
+    seen = 0.6 * blue + 0.4 * field
+    names = ["blue", "grey", "black"]
+    plain = colour.distances(seen[None], names)[0]
+    d, alpha = colour.mixed_distances(seen[None], field[None], names, min_alpha=0.6, alpha_cost=0.5)
+    assert plain[0] > 0.5
+    assert alpha[0, 0] == pytest.approx(0.6)
+    assert d[0, 0] == pytest.approx(0.2, abs=1e-6)  # an exact fit, plus the share's cost 0.5 * 0.4
+    assert np.argmin(d[0]) == 0
+    assert colour.unmixed(seen[None], field[None], alpha[0, :1])[0] == pytest.approx(blue)
+    assert (alpha[0, 1:] == 1.0).all() and d[0, 1:] == pytest.approx(plain[1:])
+    same, one = colour.mixed_distances(seen[None], field[None], names, min_alpha=1.0)
+    assert same[0] == pytest.approx(plain) and (one == 1.0).all()
+
+
 def test_sheriff_score_separates_gold_from_yellow():
     """Given the Sheriff's gold and yellow paint (each at two shadings), then gold scores positive, yellow negative."""
     gold = np.array(colour.PROTOTYPES["gold"])

@@ -104,6 +104,75 @@ def distances(rgb: np.ndarray, names: Sequence[str]) -> np.ndarray:
     return out
 
 
+#: Colours read mixed with the art beneath (:func:`mixed_distances`): the chromatic player colours.  A
+#: neutral colour (black, grey, the ore tokens' dark grey) or gold mixed with the art is the art
+#: darkened, paled or lit: what shading and highlights do to the art itself.
+MIXED: frozenset[str] = frozenset({"red", "blue", "green", "yellow", "pink"})
+
+
+def mixed_distances(rgb: np.ndarray, background: np.ndarray, names: Sequence[str], *, min_alpha: float = 1.0,
+                    steps: int = 5, alpha_cost: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Distances of colours to prototypes where the art under a figure may be mixed into its colour.
+
+    A small or thin figure (a farmer lying down, a blurred photo) has few
+    pixels of its own colour: the lens and the shrinking to the top-down
+    picture mix the art around it into most of them, so a blue farmer on a
+    green field reads teal.  Each colour ``x`` is compared with
+    ``alpha * s * p + (1 - alpha) * b`` for every prototype ``p``, the art's
+    colour ``b`` under the figure, the figure's share ``alpha`` in ``steps``
+    values from 1 down to ``min_alpha`` and the brightness scale ``s`` that
+    matches the mean brightness (clipped to the prototype's :data:`SHADING`
+    range); a share below 1 costs ``alpha_cost * (1 - alpha)``.  Only the
+    colours of :data:`MIXED` are read mixed; the others as :func:`distances`.
+
+    Parameters
+    ----------
+    rgb, background : (N, 3) array
+        Light-corrected colours of the figures and of the art beneath them, 0-255.
+    names : sequence of str
+        Keys of :data:`PROTOTYPES`.
+    min_alpha : float
+        Least share of the figure's own colour (1: no mixing, as :func:`distances`).
+
+    Returns
+    -------
+    d : (N, K) float64 ndarray
+        The least log-RGB distance (plus the share's cost) per colour and prototype.
+    alpha : (N, K) float64 ndarray
+        The share of the figure's colour at that distance.
+    """
+    x = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
+    b = np.asarray(background, dtype=np.float64).reshape(-1, 3)
+    lx = np.log(x + EPS)
+    y = x.mean(axis=1)
+    yb = b.mean(axis=1)
+    d = np.full((len(x), len(names)), np.inf)
+    alpha = np.ones((len(x), len(names)))
+    for a in np.linspace(1.0, min(1.0, max(min_alpha, 0.05)), max(1, steps)):
+        for k, name in enumerate(names):
+            if a < 1.0 and name not in MIXED:
+                continue
+            p = np.asarray(PROTOTYPES[name], dtype=np.float64)
+            lo, hi = SHADING[name]
+            s = np.clip((y - (1.0 - a) * yb) / (a * p.mean()), lo, hi)
+            m = a * s[:, None] * p[None, :] + (1.0 - a) * b
+            e = lx - np.log(m + EPS)
+            dk = np.sqrt((e * e).sum(axis=1)) + alpha_cost * (1.0 - a)
+            better = dk < d[:, k]
+            d[better, k] = dk[better]
+            alpha[better, k] = a
+    return d, alpha
+
+
+def unmixed(rgb: np.ndarray, background: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """The figure's own colour ``(x - (1 - alpha) b) / alpha`` (clipped to 0-255) of colours ``(N, 3)``
+    read with the art ``b`` mixed in at shares ``alpha`` ``(N,)`` (:func:`mixed_distances`)."""
+    x = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
+    b = np.asarray(background, dtype=np.float64).reshape(-1, 3)
+    a = np.asarray(alpha, dtype=np.float64).reshape(-1, 1)
+    return np.clip((x - (1.0 - a) * b) / a, 0.0, 255.0)
+
+
 def segment_labels(rgb: np.ndarray) -> np.ndarray:
     """Nearest segmentation class (index into :data:`SEGMENT_CLASSES`) of each colour ``(N, 3)``.
 

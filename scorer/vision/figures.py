@@ -67,7 +67,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    candidate lying mostly inside the outline fitted to a larger one of its
    colour (a tall figure's head cut from its body, :func:`_inside_outline`;
    the Sheriff and ore stacks count as larger ones too).  A follower, cowboy
-   or tent must be near a player colour (``max_colour_distance``), and a
+   or tent must be near a player colour (``max_colour_distance``; a thin or
+   blurred figure's colour is read with the art beneath it mixed in, down to
+   ``mix_min_alpha`` of its own, :func:`_figure_colour`), and a
    candidate surely an ore stack (``ore_sure``) is never read as a cowboy; a
    black candidate read as a tent that no tent spot takes, or a second tent of
    its colour, is a stack when the ore decision is within ``ore_demote`` of one
@@ -153,6 +155,8 @@ class FigureConfig:
     chroma_eps: float = 12.0  # added to each channel before taking colour log-ratios (0-255 scale)
     residual_high: float = 0.50  # residual that seeds a blob
     residual_low: float = 0.28  # residual a blob grows into
+    mix_min_alpha: float = 0.6  # least share of a figure's own colour in its blob's, the art beneath the rest (1: off)
+    mix_alpha_cost: float = 0.5  # colour distance a share below 1 costs, per unit of (1 - share)
     figure_min: float = 0.15  # residual from which a pixel's colour is compared with the figure colours
     figure_margin: float = 0.15  # a pixel this much nearer a figure colour than its art is a figure's (0: off)
     open_px: float = 0.03  # opening radius removing thin seams, tile units
@@ -2228,6 +2232,46 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     return figure
 
 
+def _figure_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig) -> tuple[np.ndarray, str, np.ndarray | None]:
+    """A candidate's own colour, its colour class and the art colour beneath it.
+
+    With ``mix_min_alpha`` below 1 and the expected picture ``exp`` given, the
+    blob's colour is read as a figure's colour with the art beneath it
+    (the median of ``exp`` over the blob) mixed in
+    (:func:`scorer.vision.colour.mixed_distances`); the colour returned is
+    then the unmixed colour at the nearest class's share.  Otherwise the blob's
+    colour and its nearest class.
+    """
+    from . import colour
+
+    rgb = np.asarray(b.info["rgb"], dtype=np.float64)
+    if exp is None or cfg.mix_min_alpha >= 1.0:
+        return rgb, colour.SEGMENT_CLASSES[int(colour.segment_labels(rgb[None])[0])], None
+    v = np.clip(b.uv[:, 1].astype(int), 0, exp.shape[0] - 1)
+    u = np.clip(b.uv[:, 0].astype(int), 0, exp.shape[1] - 1)
+    bg = np.median(exp[v, u].reshape(-1, 3), axis=0).astype(np.float64)
+    d, a = colour.mixed_distances(rgb[None], bg[None], colour.SEGMENT_CLASSES, min_alpha=cfg.mix_min_alpha,
+                                  alpha_cost=cfg.mix_alpha_cost)
+    k = int(np.argmin(d[0]))
+    cls = colour.SEGMENT_CLASSES[k]
+    if cls == "gold_light":
+        cls = "gold"
+    return colour.unmixed(rgb, bg, a[0, k])[0], cls, bg
+
+
+def _colour_far(info: dict[str, Any], names: Sequence[str], cfg: FigureConfig) -> float:
+    """Distance of a candidate's colour to the nearest of ``names`` (mixed with the art beneath it when
+    :func:`_figure_colour` found that colour)."""
+    from . import colour
+
+    bg = info.get("_bg")
+    if bg is None:
+        return float(colour.distances(np.asarray(info["rgb_fig"], dtype=np.float64)[None], names)[0].min())
+    d, _ = colour.mixed_distances(np.asarray(info["rgb"], dtype=np.float64)[None], np.asarray(bg)[None], names,
+                                  min_alpha=cfg.mix_min_alpha, alpha_cost=cfg.mix_alpha_cost)
+    return float(d[0].min())
+
+
 def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera, cfg: FigureConfig,
               game: str, allowed: list[str], norm: np.ndarray, res: np.ndarray, owner: np.ndarray,
               out: FigureReading, given: Mapping[Cell, tuple[TileType, int]], exp: np.ndarray | None = None) -> None:
@@ -2257,7 +2301,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     strict: dict[int, float] = {}  # splits cut for their stack count (ore_cut_count): least figure outline fit
     for b in cands:
         info = b.info
-        info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(info["rgb"][None])[0])]
+        info["rgb_fig"], info["class"], info["_bg"] = _figure_colour(b, exp, cfg)
         if info["area"] < cfg.min_gold_mm2:
             continue
         matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game, exp)
@@ -2271,7 +2315,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         roles = _roles(info, game, cfg)
         # A player figure has a player's colour: a candidate far from every one
         # (a printed horse drawn fainter than its art, a patch of sand) is none.
-        far = float(colour.distances(np.asarray(info["rgb"], dtype=np.float64)[None], allowed)[0].min())
+        far = _colour_far(info, allowed, cfg)
         info["colour_distance"] = round(far, 3)
         # Of a colour no player has here (grey in Gold Rush: the pale side of a tall
         # ore stack, a shadow), it must be much nearer a player's colour.
@@ -2282,7 +2326,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
             if (off and info["class"] in box and info["class"] != "grey" and fig in matches
                     and info["shapes"][fig] >= cfg.min_shape_score
-                    and colour.distances(np.asarray(info["rgb"], float)[None], [info["class"]])[0, 0]
+                    and _colour_far(info, [info["class"]], cfg)
                     <= cfg.max_colour_distance):
                 unlisted.append((info["class"], tuple(int(v) for v in np.floor(matches[fig]["foot"]))))
         info["_matches"], info["_roles"] = matches, roles
@@ -2468,7 +2512,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         rows = [r for i, r in enumerate(rows) if i not in gone]
     # Colours of player figures, read together.
     players = [i for i, r in enumerate(rows) if r[1] in ("meeple", "farmer", "tent")]
-    choices = colour.assign_colours(np.array([rows[i][0].info["rgb"] for i in players]).reshape(-1, 3), allowed,
+    own = [rows[i][0].info.get("rgb_fig", rows[i][0].info["rgb"]) for i in players]
+    choices = colour.assign_colours(np.array(own).reshape(-1, 3), allowed,
                                     temperature=cfg.colour_temperature)
     colour_of = dict(zip(players, choices))
     # At most one tent per colour (seed 000): the others are cowboys.
@@ -3074,7 +3119,7 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     try:
         for part, m in zip(parts, sides):
             part.info = _measure(part, cam, cfg)
-            part.info["class"] = colour.SEGMENT_CLASSES[int(colour.segment_labels(part.info["rgb"][None])[0])]
+            part.info["rgb_fig"], part.info["class"], part.info["_bg"] = _figure_colour(part, None, cfg)
             part.info["_id"] = int(saved[0])
             owner[rows, cols] = saved
             owner[rows[~m], cols[~m]] = np.iinfo(np.int32).max  # the other part: no one's to match
@@ -3150,6 +3195,8 @@ def _public(info: dict[str, Any]) -> dict[str, Any]:
             "shapes", "shading", "sheriff", "hidden")
     d = {k: (round(float(info[k]), 3) if isinstance(info[k], (float, np.floating)) else info[k]) for k in keep if k in info}
     d["rgb"] = [int(round(v)) for v in info["rgb"]]
+    if info.get("_bg") is not None:
+        d["beneath"] = [int(round(v)) for v in info["_bg"]]
     if info.get("_logits"):
         d["logits"] = {k: round(float(v), 3) for k, v in info["_logits"].items()}
     return d
