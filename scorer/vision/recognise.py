@@ -168,6 +168,8 @@ class TileConfig:
     detail_inset: float = 0.03  # border ignored by the detail comparison (symbols sit near corners)
     detail_weight: float = 0.5  # score moved per unit of masked fit
     detail_min: float = 0.3  # only cells whose best score reaches this are examined in detail
+    detail_hidden_min: float = 0.1  # ... this, where figures hide at least occ_min of the tile (they lower every score)
+    detail_hidden_margin: float = 0.15  # ... and there the candidates this close to the best are compared
     detail_floor: float = 0.25  # masked photo variance floored at this share of the cell's
     detail_local: bool = True  # the masked fit removes the mask's own means and fits its own gain ...
     detail_gain_low: float = 0.5  # ... between this ...
@@ -1503,7 +1505,10 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
 
     Tiles that differ only in a small symbol (pennant, road stub, inn, gold
     ingot) score nearly alike on the whole tile.  For each cell whose runners-up
-    lie within ``detail_margin`` of the best, every close template is fitted
+    lie within ``detail_margin`` of the best (whose best scores at least
+    ``detail_min``; where figures hide at least ``occ_min`` of the tile, which
+    lowers every candidate's score, ``detail_hidden_margin`` and
+    ``detail_hidden_min``), every close template is fitted
     to the whole cell (one gain, one offset per channel), and its residual is
     measured only where the close templates differ from each other (their
     absolute difference above ``detail_diff``, dilated): there the right
@@ -1531,6 +1536,12 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     kernel = np.ones((3, 3), np.uint8)
     best0 = match.score[:, :1]
     close = (match.score >= best0 - cfg.detail_margin) & (best0 >= cfg.detail_min)
+    if match.hidden_share is not None:
+        # A figure on the tile lowers every candidate's score and squeezes them together
+        # less than it hides the symbol that tells them apart.
+        hid = (match.hidden_share >= cfg.occ_min)[:, None]
+        close = np.where(hid, (match.score >= best0 - cfg.detail_hidden_margin) & (best0 >= cfg.detail_hidden_min),
+                         close)
     if rows is not None:
         only = np.zeros(len(close), bool)
         only[rows] = True
