@@ -67,9 +67,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    candidate lying mostly inside the outline fitted to a larger one of its
    colour (a tall figure's head cut from its body, :func:`_inside_outline`;
    the Sheriff and ore stacks count as larger ones too).  A follower, cowboy
-   or tent must be near a player colour (``max_colour_distance``; a thin or
-   blurred figure's colour is read with the art beneath it mixed in, down to
-   ``mix_min_alpha`` of its own, :func:`_figure_colour`), and a
+   or tent must be near a player colour (``max_colour_distance``; in the base
+   game a thin or blurred figure's colour is read with the art beneath it
+   mixed in, down to ``mix_min_alpha`` of its own, :func:`_figure_colour`), and a
    candidate surely an ore stack (``ore_sure``) is never read as a cowboy; a
    black candidate read as a tent that no tent spot takes, or a second tent of
    its colour, is a stack when the ore decision is within ``ore_demote`` of one
@@ -155,7 +155,7 @@ class FigureConfig:
     chroma_eps: float = 12.0  # added to each channel before taking colour log-ratios (0-255 scale)
     residual_high: float = 0.50  # residual that seeds a blob
     residual_low: float = 0.28  # residual a blob grows into
-    mix_min_alpha: float = 0.6  # least share of a figure's own colour in its blob's, the art beneath the rest (1: off)
+    mix_min_alpha: float = 0.6  # least share of a figure's own colour in its blob's, the art beneath the rest (base game; 1: off)
     mix_alpha_cost: float = 0.5  # colour distance a share below 1 costs, per unit of (1 - share)
     figure_min: float = 0.15  # residual from which a pixel's colour is compared with the figure colours
     figure_margin: float = 0.15  # a pixel this much nearer a figure colour than its art is a figure's (0: off)
@@ -2232,7 +2232,8 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     return figure
 
 
-def _figure_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig) -> tuple[np.ndarray, str, np.ndarray | None]:
+def _figure_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig, game: str = "carcassonne"
+                   ) -> tuple[np.ndarray, str, np.ndarray | None]:
     """A candidate's own colour, its colour class and the art colour beneath it.
 
     With ``mix_min_alpha`` below 1 and the expected picture ``exp`` given, the
@@ -2240,12 +2241,14 @@ def _figure_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig) -> tuple
     (the median of ``exp`` over the blob) mixed in
     (:func:`scorer.vision.colour.mixed_distances`); the colour returned is
     then the unmixed colour at the nearest class's share.  Otherwise the blob's
-    colour and its nearest class.
+    colour and its nearest class.  Gold Rush is read unmixed: its sand, nuggets
+    and rock hold every figure colour's look-alike, and a yellow cowboy mixed
+    with sand is sand lit brighter.
     """
     from . import colour
 
     rgb = np.asarray(b.info["rgb"], dtype=np.float64)
-    if exp is None or cfg.mix_min_alpha >= 1.0:
+    if exp is None or cfg.mix_min_alpha >= 1.0 or game != "carcassonne":
         return rgb, colour.SEGMENT_CLASSES[int(colour.segment_labels(rgb[None])[0])], None
     v = np.clip(b.uv[:, 1].astype(int), 0, exp.shape[0] - 1)
     u = np.clip(b.uv[:, 0].astype(int), 0, exp.shape[1] - 1)
@@ -2301,7 +2304,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     strict: dict[int, float] = {}  # splits cut for their stack count (ore_cut_count): least figure outline fit
     for b in cands:
         info = b.info
-        info["rgb_fig"], info["class"], info["_bg"] = _figure_colour(b, exp, cfg)
+        info["rgb_fig"], info["class"], info["_bg"] = _figure_colour(b, exp, cfg, game)
         if info["area"] < cfg.min_gold_mm2:
             continue
         matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game, exp)
