@@ -143,25 +143,19 @@ def mixed_distances(rgb: np.ndarray, background: np.ndarray, names: Sequence[str
     """
     x = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
     b = np.asarray(background, dtype=np.float64).reshape(-1, 3)
-    lx = np.log(x + EPS)
-    y = x.mean(axis=1)
-    yb = b.mean(axis=1)
-    d = np.full((len(x), len(names)), np.inf)
-    alpha = np.ones((len(x), len(names)))
-    for a in np.linspace(1.0, min(1.0, max(min_alpha, 0.05)), max(1, steps)):
-        for k, name in enumerate(names):
-            if a < 1.0 and name not in MIXED:
-                continue
-            p = np.asarray(PROTOTYPES[name], dtype=np.float64)
-            lo, hi = SHADING[name]
-            s = np.clip((y - (1.0 - a) * yb) / (a * p.mean()), lo, hi)
-            m = a * s[:, None] * p[None, :] + (1.0 - a) * b
-            e = lx - np.log(m + EPS)
-            dk = np.sqrt((e * e).sum(axis=1)) + alpha_cost * (1.0 - a)
-            better = dk < d[:, k]
-            d[better, k] = dk[better]
-            alpha[better, k] = a
-    return d, alpha
+    p = np.array([PROTOTYPES[n] for n in names], dtype=np.float64)  # (K, 3)
+    lo, hi = np.array([SHADING[n] for n in names], dtype=np.float64).T  # (K,)
+    a = np.linspace(1.0, min(1.0, max(min_alpha, 0.05)), max(1, steps))[:, None, None]  # (A, 1, 1)
+    mixed = np.array([n in MIXED for n in names])
+    # (A, N, K): the brightness scale, the mixed colour and its distance for every share.
+    s = np.clip((x.mean(axis=1)[None, :, None] - (1.0 - a) * b.mean(axis=1)[None, :, None])
+                / (a * p.mean(axis=1)[None, None, :]), lo, hi)
+    m = a[..., None] * s[..., None] * p[None, None] + (1.0 - a[..., None]) * b[None, :, None, :]
+    e = np.log(x + EPS)[None, :, None, :] - np.log(m + EPS)
+    d = np.sqrt((e * e).sum(axis=-1)) + alpha_cost * (1.0 - a)
+    d[1:, :, ~mixed] = np.inf  # the colours not read mixed: share 1 only
+    best = np.argmin(d, axis=0)  # (N, K), the first (largest share) of equals
+    return np.take_along_axis(d, best[None], axis=0)[0], a[:, 0, 0][best]
 
 
 def unmixed(rgb: np.ndarray, background: np.ndarray, alpha: np.ndarray) -> np.ndarray:
