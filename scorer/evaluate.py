@@ -5,9 +5,9 @@ with a ground-truth board (``carcassonne-board/1``, ``board-format.md``) beside 
 
 * ``PHOTO.truth.json`` (``IMG_1.jpg.truth.json`` or ``IMG_1.truth.json``), as the
   renderer writes it; an extra ``synth`` key (homography, cell corners, figure
-  pixels) is kept in :attr:`Board.extra`; only its cell corners are used, to
-  tell a photo whose lattice points at a photo diagonal (no single north,
-  :func:`north_off_diagonal`: its reading is also compared a quarter turn back);
+  pixels) is kept in :attr:`Board.extra`; only its cell corners and camera turn
+  are used, to tell a photo whose lattice points at a photo diagonal (no single
+  north, :func:`north_off_diagonal`: its reading is also compared a quarter turn back);
 * ``NAME.board.json`` beside ``NAME.jpg`` (the ``sample_photos/`` layout).
 
 Every photo is read by a *reader* (by default ``scorer.vision.read_photo``), timed
@@ -789,7 +789,12 @@ def north_off_diagonal(truth: Board) -> float | None:
     distance in ``[0, 45]`` from the diagonal.  The truth's
     north is the camera's in-plane turn rounded to a quarter turn; perspective
     moves the angle seen across the photo, so near a diagonal the photo's top
-    edge points at two lattice sides almost equally.
+    edge points at two lattice sides almost equally.  Where the truth records
+    that turn (``synth.params.rotation_deg``), its own distance from a
+    diagonal is taken when smaller: a camera turned 225.06 degrees and
+    tilted 41 has its truth's north set by those 0.06 degrees, while the
+    board, seen off the photo's centre, may show its lattice 7 degrees from
+    the diagonal.
 
     Parameters
     ----------
@@ -816,7 +821,12 @@ def north_off_diagonal(truth: Board) -> float | None:
         return None
     # Quarter turns are alike: average on the circle of four times the angle.
     mean = math.atan2(sum(math.sin(4 * a) for a in angles), sum(math.cos(4 * a) for a in angles))
-    return abs(math.degrees(mean / 4.0) % 90.0 - 45.0)
+    seen = abs(math.degrees(mean / 4.0) % 90.0 - 45.0)
+    try:
+        roll = float(truth.extra["synth"]["params"]["rotation_deg"])
+    except (ValueError, KeyError, TypeError):
+        return seen
+    return min(seen, abs(roll % 90.0 - 45.0))
 
 
 def reader_name(reader: Callable) -> str:

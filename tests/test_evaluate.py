@@ -526,6 +526,20 @@ def test_north_off_diagonal_reads_the_lattice_angle(tmp_path, degrees, off):
     assert north_off_diagonal(read_board(tmp_path / "q.truth.json")) is None
 
 
+def test_north_off_diagonal_takes_the_camera_turn_when_nearer(tmp_path):
+    """Given a board whose lattice shows 20 degrees turned (25 from a diagonal) but whose truth
+    records a camera turned 225.06 degrees, then the photo is 0.06 degrees from a diagonal; a
+    camera turn farther from one than the lattice seen leaves the lattice's angle."""
+    from scorer.evaluate import north_off_diagonal
+
+    truth = make_board()
+    corners = _cell_corners(truth, 20.0)
+    for roll, off in ((225.06, 0.06), (10.0, 25.0)):
+        path = tmp_path / "p.png.truth.json"
+        path.write_text(json.dumps(board_dict(synth={"cell_corners": corners, "params": {"rotation_deg": roll}})))
+        assert north_off_diagonal(read_board(path)) == pytest.approx(off, abs=1e-6)
+
+
 @pytest.mark.parametrize("degrees, turned", [(44.0, True), (30.0, False)])
 def test_quarter_turned_reading_counts_only_without_a_single_north(tmp_path, degrees, turned):
     from scorer.board import turn_board
