@@ -1537,8 +1537,8 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     best0 = match.score[:, :1]
     close = (match.score >= best0 - cfg.detail_margin) & (best0 >= cfg.detail_min)
     if match.hidden_share is not None:
-        # A figure on the tile lowers every candidate's score and squeezes them together
-        # less than it hides the symbol that tells them apart.
+        # A figure on the tile lowers every candidate's score (often below detail_min) and may
+        # push the twin that its symbol tells apart out of detail_margin.
         hid = (match.hidden_share >= cfg.occ_min)[:, None]
         close = np.where(hid, (match.score >= best0 - cfg.detail_hidden_margin) & (best0 >= cfg.detail_hidden_min),
                          close)
