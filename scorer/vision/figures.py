@@ -69,7 +69,7 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    the Sheriff and ore stacks count as larger ones too).  A follower, cowboy
    or tent must be near a player colour (``max_colour_distance``; in the base
    game a thin or blurred figure's colour is read with the art beneath it
-   mixed in, down to ``mix_min_alpha`` of its own, :func:`_figure_colour`), and a
+   mixed in, down to ``mix_min_alpha`` of its own, :func:`_read_colour`), and a
    candidate surely an ore stack (``ore_sure``) is never read as a cowboy; a
    black candidate read as a tent that no tent spot takes, or a second tent of
    its colour, is a stack when the ore decision is within ``ore_demote`` of one
@@ -2232,47 +2232,44 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
     return figure
 
 
-def _figure_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig, game: str = "carcassonne"
-                   ) -> tuple[np.ndarray, str, np.ndarray | None]:
-    """A candidate's own colour, its colour class and the art colour beneath it.
+def _read_colour(b: _Blob, exp: np.ndarray | None, cfg: FigureConfig, game: str = "carcassonne") -> None:
+    """A candidate's own colour (``info["rgb_fig"]``), its colour class (``"class"``), the art colour
+    beneath it (``"_bg"``, ``None`` when read unmixed) and its distance to every colour class
+    (``"_colour_d"``, :data:`scorer.vision.colour.SEGMENT_CLASSES` -> float).
 
     With ``mix_min_alpha`` below 1 and the expected picture ``exp`` given, the
     blob's colour is read as a figure's colour with the art beneath it
     (the median of ``exp`` over the blob) mixed in
-    (:func:`scorer.vision.colour.mixed_distances`); the colour returned is
-    then the unmixed colour at the nearest class's share.  Otherwise the blob's
-    colour and its nearest class.  Gold Rush is read unmixed: its sand, nuggets
-    and rock hold every figure colour's look-alike, and a yellow cowboy mixed
-    with sand is sand lit brighter.
+    (:func:`scorer.vision.colour.mixed_distances`); the own colour is then the
+    unmixed colour at the nearest class's share.  Otherwise the blob's colour,
+    compared as :func:`scorer.vision.colour.distances` does.  Gold Rush is read
+    unmixed: its sand, nuggets and rock hold every figure colour's look-alike,
+    and a yellow cowboy mixed with sand is sand lit brighter.
     """
     from . import colour
 
-    rgb = np.asarray(b.info["rgb"], dtype=np.float64)
-    if exp is None or cfg.mix_min_alpha >= 1.0 or game != "carcassonne":
-        return rgb, colour.SEGMENT_CLASSES[int(colour.segment_labels(rgb[None])[0])], None
-    v = np.clip(b.uv[:, 1].astype(int), 0, exp.shape[0] - 1)
-    u = np.clip(b.uv[:, 0].astype(int), 0, exp.shape[1] - 1)
-    bg = np.median(exp[v, u].reshape(-1, 3), axis=0).astype(np.float64)
-    d, a = colour.mixed_distances(rgb[None], bg[None], colour.SEGMENT_CLASSES, min_alpha=cfg.mix_min_alpha,
+    info = b.info
+    rgb = np.asarray(info["rgb"], dtype=np.float64)
+    bg = None
+    if exp is not None and cfg.mix_min_alpha < 1.0 and game == "carcassonne":
+        v = np.clip(b.uv[:, 1].astype(int), 0, exp.shape[0] - 1)
+        u = np.clip(b.uv[:, 0].astype(int), 0, exp.shape[1] - 1)
+        bg = np.median(exp[v, u].reshape(-1, 3), axis=0).astype(np.float64)
+    # Share 1 only (no art beneath): the plain distances.
+    d, a = colour.mixed_distances(rgb[None], (rgb if bg is None else bg)[None], colour.SEGMENT_CLASSES,
+                                  min_alpha=1.0 if bg is None else cfg.mix_min_alpha,
                                   alpha_cost=cfg.mix_alpha_cost)
     k = int(np.argmin(d[0]))
     cls = colour.SEGMENT_CLASSES[k]
-    if cls == "gold_light":
-        cls = "gold"
-    return colour.unmixed(rgb, bg, a[0, k])[0], cls, bg
+    info["class"] = "gold" if cls == "gold_light" else cls
+    info["rgb_fig"] = rgb if bg is None else colour.unmixed(rgb, bg, a[0, k])[0]
+    info["_bg"] = bg
+    info["_colour_d"] = dict(zip(colour.SEGMENT_CLASSES, d[0].tolist()))
 
 
-def _colour_far(info: dict[str, Any], names: Sequence[str], cfg: FigureConfig) -> float:
-    """Distance of a candidate's colour to the nearest of ``names`` (mixed with the art beneath it when
-    :func:`_figure_colour` found that colour)."""
-    from . import colour
-
-    bg = info.get("_bg")
-    if bg is None:
-        return float(colour.distances(np.asarray(info["rgb_fig"], dtype=np.float64)[None], names)[0].min())
-    d, _ = colour.mixed_distances(np.asarray(info["rgb"], dtype=np.float64)[None], np.asarray(bg)[None], names,
-                                  min_alpha=cfg.mix_min_alpha, alpha_cost=cfg.mix_alpha_cost)
-    return float(d[0].min())
+def _colour_far(info: dict[str, Any], names: Sequence[str]) -> float:
+    """Distance of a candidate's colour (:func:`_read_colour`) to the nearest of ``names``."""
+    return min(info["_colour_d"][n] for n in names)
 
 
 def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera, cfg: FigureConfig,
@@ -2304,7 +2301,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     strict: dict[int, float] = {}  # splits cut for their stack count (ore_cut_count): least figure outline fit
     for b in cands:
         info = b.info
-        info["rgb_fig"], info["class"], info["_bg"] = _figure_colour(b, exp, cfg, game)
+        _read_colour(b, exp, cfg, game)
         if info["area"] < cfg.min_gold_mm2:
             continue
         matches = _match_shapes(b, norm, res, owner, cam, canvas, cfg, game, exp)
@@ -2318,7 +2315,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         roles = _roles(info, game, cfg)
         # A player figure has a player's colour: a candidate far from every one
         # (a printed horse drawn fainter than its art, a patch of sand) is none.
-        far = _colour_far(info, allowed, cfg)
+        far = _colour_far(info, allowed)
         info["colour_distance"] = round(far, 3)
         # Of a colour no player has here (grey in Gold Rush: the pale side of a tall
         # ore stack, a shadow), it must be much nearer a player's colour.
@@ -2329,7 +2326,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
             if (off and info["class"] in box and info["class"] != "grey" and fig in matches
                     and info["shapes"][fig] >= cfg.min_shape_score
-                    and _colour_far(info, [info["class"]], cfg)
+                    and _colour_far(info, [info["class"]])
                     <= cfg.max_colour_distance):
                 unlisted.append((info["class"], tuple(int(v) for v in np.floor(matches[fig]["foot"]))))
         info["_matches"], info["_roles"] = matches, roles
@@ -3122,7 +3119,7 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     try:
         for part, m in zip(parts, sides):
             part.info = _measure(part, cam, cfg)
-            part.info["rgb_fig"], part.info["class"], part.info["_bg"] = _figure_colour(part, None, cfg)
+            _read_colour(part, None, cfg)
             part.info["_id"] = int(saved[0])
             owner[rows, cols] = saved
             owner[rows[~m], cols[~m]] = np.iinfo(np.int32).max  # the other part: no one's to match

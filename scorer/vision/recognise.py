@@ -1535,13 +1535,12 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     h, w = img.shape[:2]
     kernel = np.ones((3, 3), np.uint8)
     best0 = match.score[:, :1]
-    close = (match.score >= best0 - cfg.detail_margin) & (best0 >= cfg.detail_min)
-    if match.hidden_share is not None:
-        # A figure on the tile lowers every candidate's score (often below detail_min) and may
-        # push the twin that its symbol tells apart out of detail_margin.
-        hid = (match.hidden_share >= cfg.occ_min)[:, None]
-        close = np.where(hid, (match.score >= best0 - cfg.detail_hidden_margin) & (best0 >= cfg.detail_hidden_min),
-                         close)
+    # A figure on the tile lowers every candidate's score (often below detail_min) and may
+    # push the twin that its symbol tells apart out of detail_margin.
+    hid = (np.zeros(len(best0), bool) if match.hidden_share is None else match.hidden_share >= cfg.occ_min)[:, None]
+    margin = np.where(hid, cfg.detail_hidden_margin, cfg.detail_margin)
+    least = np.where(hid, cfg.detail_hidden_min, cfg.detail_min)
+    close = (match.score >= best0 - margin) & (best0 >= least)
     if rows is not None:
         only = np.zeros(len(close), bool)
         only[rows] = True
