@@ -1,7 +1,9 @@
 """The photo pipeline's orchestrator: photo -> :class:`~scorer.board.Board`.
 
 Stages in order: :func:`~scorer.vision.photo.load_photo`,
-:func:`~scorer.vision.grid.find_grid`, the game guessed from the tiles when
+:func:`~scorer.vision.grid.find_grid`, the lattice checked by the tiles
+(:func:`~scorer.vision.recognise.check_lattice`: one of half or twice the tile
+size, or bent by the fit, is replaced), the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
 read too and the one whose tiles match the photo best wins), tile recognition
@@ -209,7 +211,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
-    from .recognise import guess_catalog, read_tiles, survey_lattice
+    from .recognise import check_lattice, guess_catalog, read_tiles
 
     tile_sets = list(tile_sets)
     t0 = time.perf_counter()
@@ -226,14 +228,17 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
     if prefetch is not None:
         prefetch.join()  # the tile stage's wait for what it would otherwise load itself
     try:
-        survey = None
         others: list[Catalog] = []
         if game is not None:
             exps = tuple(expansions) if expansions is not None else dict(CANDIDATE_GAMES)[game]
-            catalog = catalog_for(game, exps, tile_sets)
+            candidates = [catalog_for(game, exps, tile_sets)]
         else:
             candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
-            survey = survey_lattice(rgb, grid, cfg.tiles)
+        # The tiles check the lattice the seams gave: half or twice the tile size, or bent by the fit.
+        grid, survey = check_lattice(rgb, grid, candidates, cfg.tiles, appearance=appearance, art_dir=art_dir)
+        if game is not None:
+            catalog = candidates[0]
+        else:
             catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
                                     survey=survey)
             others = [c for c in candidates if c is not catalog]

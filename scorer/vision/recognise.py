@@ -2,6 +2,10 @@
 
 Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order):
 
+0. **lattice check** (:func:`check_lattice`, called by the photo pipeline
+   before the catalogue guess): a lattice of half or twice the tile period,
+   or one the grid stage's fit bent off the far tiles, is replaced by the one
+   whose cells match the tile templates clearly better;
 1. **survey**: every lattice cell seen in the photo is warped top-down at a
    few pixels a tile and compared coarsely with every template (step 4);
    only cells within ``board_margin`` of a cell that clearly looks like a
@@ -197,6 +201,15 @@ class TileConfig:
     phase_check: bool = True  # try the lattice moved by half a tile (a grid found off by half)
     phase_cells: int = 120  # on at most this many of the best-matching cells
     phase_margin: float = 0.05  # coarse match another phase must gain to replace the grid's
+    # Lattice check (check_lattice): a lattice at half or twice the tile size, or one bent by the fit.
+    lattice_check: bool = True  # off: the grid stage's lattice is taken as it is
+    lattice_top: int = 20  # a lattice is rated by the mean best coarse match of its this many best cells (of a tile's size)
+    lattice_check_below: float = 0.9  # a lattice rated below this is compared with lattices of half and twice its period ...
+    lattice_period_gain: float = 0.12  # ... one of which replaces it when rated this much better ...
+    lattice_period_min: float = 0.85  # ... and at least this ...
+    lattice_min_tiles: float = 8.0  # ... with this many more cells (of the smaller size) matching at board_score
+    lattice_start_move: float = 0.25  # the lattice before the fit is rated too when the board's cells lie this far apart on the two, tile units ...
+    lattice_start_gain: float = 1.5  # ... and replaces the fit when this many times its cells (plus lattice_min_tiles) match on it
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
     repair_trim: float = 0.3  # share of worst-fitting pixels ignored when repairing (figures)
     repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
@@ -2243,6 +2256,126 @@ def _survey_scores(survey: LatticeSurvey, tpl: Templates, cfg: TileConfig) -> tu
         hit = (tpl, *_ncc_all(survey.coarse, survey.cells, survey.origin, cfg.coarse_px, cfg.inset, cm, tpl.coarse))
         survey.scores[id(tpl)] = hit
     return hit[1], hit[2]
+
+
+def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg: TileConfig | None = None, *,
+                  appearance: Appearance | None = None, art_dir: str | Path | None = None,
+                  survey: LatticeSurvey | None = None) -> tuple[Grid, LatticeSurvey]:
+    """Guard against a lattice at half or twice the tile size, or one the fit bent off the tiles.
+
+    The grid stage sees only seams: a cloth of squares twice a tile's size, or
+    the lines through the middle of the tiles, can make a lattice of twice or
+    half the tile period fit the seams as well as the tiles' own; and its
+    least-squares fit, grown outwards from the middle of a steep photo, can
+    bend the lattice off the far tiles.  The tiles themselves tell: on the
+    right lattice many cells match a tile template well.  A lattice is rated,
+    per catalogue, by the mean best coarse match of its best cells and by how
+    many of its cells match at ``board_score`` or better.
+
+    * Rated below ``lattice_check_below`` on its ``lattice_top`` best cells,
+      the lattice is compared with those of half its period and of twice its
+      period (at each of the four phases), both on the best cells covering
+      the same area (``lattice_top`` cells of the smaller size).  One of them
+      replaces it when rated ``lattice_period_gain`` better, at least
+      ``lattice_period_min`` and no worse than the lattice under any
+      catalogue, with ``lattice_min_tiles`` more cells (of the smaller size)
+      matching.
+    * When the board's cells lie ``lattice_start_move`` tile or more apart on
+      the lattice before the grid stage's fit (``grid.debug["start"]``) and
+      after it, the one before replaces the fit when ``lattice_start_gain``
+      times as many cells (plus ``lattice_min_tiles``) match on it.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB, the pixels ``grid`` maps.
+    grid : Grid
+        The lattice found (:func:`scorer.vision.grid.find_grid`).
+    catalogs : sequence of Catalog
+        The tile sets the photo may show; a cell's match is its best over all.
+    cfg : TileConfig, optional
+        Thresholds (default: ``config.toml`` section ``[tiles]``).
+    appearance, art_dir : optional
+        Tile pictures, as for :func:`read_tiles`.
+    survey : LatticeSurvey, optional
+        :func:`survey_lattice` of ``grid`` when already made.
+
+    Returns
+    -------
+    (Grid, LatticeSurvey)
+        ``grid`` and its survey, or the lattice that replaces it (its
+        ``debug["lattice_check"]`` names which) and that lattice's survey.
+
+    Raises
+    ------
+    TableNotFoundError
+        No whole cell of ``grid`` lies inside the photo (from :func:`survey_lattice`).
+    """
+    cfg = cfg or default_config()
+    survey = survey or survey_lattice(rgb, grid, cfg)
+    if not cfg.lattice_check or not catalogs:
+        return grid, survey
+    tpls = [build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
+            for cat in catalogs]
+
+    def rate(g: Grid, sv: LatticeSurvey | None = None) -> tuple[np.ndarray, np.ndarray, LatticeSurvey | None]:
+        # Per catalogue: cells matching at board_score, and every cell's best match, best first (C, N).
+        try:
+            sv = sv or survey_lattice(rgb, g, cfg)
+        except TableNotFoundError:
+            return np.zeros(len(tpls)), np.full((len(tpls), 1), -1.0), None
+        best = np.stack([_survey_scores(sv, t, cfg)[0].max(axis=1) for t in tpls])
+        return (best >= cfg.board_score).sum(axis=1), -np.sort(-best, axis=1), sv
+
+    def top(best: np.ndarray, k: float) -> np.ndarray:
+        return best[:, :max(1, min(round(k), best.shape[1]))].mean(axis=1)
+
+    tiles, best, _ = rate(grid, survey)
+    rating = top(best, cfg.lattice_top)
+    chosen: tuple[str, Grid, LatticeSurvey | None, float] | None = None
+    if rating.max() < cfg.lattice_check_below:
+        # Lattice coordinates u become (u - phase) / s: cells s times as large.  Each catalogue
+        # compares the lattices on its own templates (another game's art may match the blocks of
+        # a wrong lattice better than this game's matches them), each lattice on its best cells
+        # covering the same area, lattice_top cells of the smaller size, and by its cells
+        # matching at board_score, counted in cells of the smaller size.
+        trials = [("half the period", 0.5, (0.0, 0.0))] + [
+            ("twice the period", 2.0, (float(a), float(b))) for a in (0, 1) for b in (0, 1)]
+        for name, s, (a, b) in trials:
+            S = np.array([[1 / s, 0, -a / s], [0, 1 / s, -b / s], [0, 0, 1.0]])
+            g = dataclasses.replace(grid, Hn=S @ grid.Hn, debug=dict(grid.debug))
+            t2, b2, sv2 = rate(g)
+            was = top(best, cfg.lattice_top * min(1.0, s * s))
+            now = top(b2, cfg.lattice_top * min(1.0, 1 / (s * s)))
+            ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
+                  & (t2 * max(1.0, s * s) >= tiles * max(1.0, 1 / (s * s)) + cfg.lattice_min_tiles))
+            log.debug("lattice at %s, phase %s: rated %s (%s tiles) against %s (%s tiles)", name, (a, b),
+                      np.round(now, 2), t2, np.round(was, 2), tiles)
+            if ok.any() and (chosen is None or now.max() > chosen[3]):
+                chosen = (name, g, sv2, float(now.max()))
+    start = grid.debug.get("start")
+    if chosen is None and start is not None:
+        g0 = dataclasses.replace(grid, Hn=np.asarray(start[0], float), k1=float(start[1]), k2=0.0,
+                                 debug=dict(grid.debug))
+        board = survey.cells[np.max([_survey_scores(survey, t, cfg)[0].max(axis=1) for t in tpls], axis=0)
+                             >= cfg.board_score]
+        if len(board):
+            d = g0.to_lattice(grid.to_photo(board + 0.5)) - (board + 0.5)
+            d = d - np.median(np.round(d), axis=0)
+            move = float(np.percentile(np.abs(d).max(axis=1), 90)) if np.all(np.isfinite(d)) else 0.0
+            if move >= cfg.lattice_start_move:
+                t0, b0, sv0 = rate(g0)
+                p0 = top(b0, cfg.lattice_top)
+                log.debug("the fit moved the board's cells by %.2f tile: %s tiles match after it, %s before",
+                          move, tiles, t0)
+                if np.any((t0 >= cfg.lattice_start_gain * tiles + cfg.lattice_min_tiles) & (p0 >= rating)):
+                    chosen = ("before the fit", g0, sv0, float(p0.max()))
+    if chosen is None:
+        return grid, survey
+    name, g, sv, _ = chosen
+    log.warning("tile lattice replaced by the one %s: the tiles match it clearly better", name)
+    g.debug["lattice_check"] = name
+    return g, sv
 
 
 def _board_cells(cells: np.ndarray, best: np.ndarray, cfg: TileConfig) -> np.ndarray:
