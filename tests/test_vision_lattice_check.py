@@ -9,9 +9,9 @@ template well; on those lattices few do.
 The photos are from the base series ``scorer synth --generate 200 --seed
 9920002 --difficulty mixed --game carcassonne --expansions river,goldmines``.
 Measured on its 200 photos and on the 200 of the Gold Rush series of seed
-9920001: the grid stage's lattice was wrong on 5 base photos; the check put 3
-right (photos 139: half the period, 147: twice it, 187: bent by the fit) and
-replaced no right lattice.
+9920001: the grid stage's lattice was wrong on 5 base photos; the check put 4
+right (photos 139: half the period, 147: twice it, 60: a dotted cloth, 4/3 of
+it along one axis, 187: bent by the fit) and replaced no right lattice.
 """
 
 from __future__ import annotations
@@ -51,10 +51,12 @@ def share_right(grid, res, rgb) -> float:
     return counts.max() / len(off)
 
 
-def scaled(grid, s: float, phase=(0.0, 0.0)):
-    """The lattice of cells ``s`` times as large, its lines through ``phase`` (tile units of ``grid``)."""
+def scaled(grid, s, phase=(0.0, 0.0)):
+    """The lattice of cells ``s`` (or ``(sx, sy)``) times as large, its lines through ``phase`` (tile
+    units of ``grid``)."""
     a, b = phase
-    S = np.array([[1 / s, 0, -a / s], [0, 1 / s, -b / s], [0, 0, 1.0]])
+    sx, sy = (s, s) if np.isscalar(s) else s
+    S = np.array([[1 / sx, 0, -a / sx], [0, 1 / sy, -b / sy], [0, 0, 1.0]])
     return dataclasses.replace(grid, Hn=S @ grid.Hn, debug={})
 
 
@@ -77,11 +79,12 @@ def test_the_right_lattice_is_kept(easy):
 @pytest.mark.parametrize("s, phase, name", [
     (0.5, (0.0, 0.0), "twice the period"),  # cells of a quarter tile: the lattice of twice their size is right
     (2.0, (1.0, 0.0), "half the period"),  # cells of four tiles
+    ((4 / 3, 1.0), (1 / 3, 0.0), "3/4 the period along x"),  # cells 4/3 of a tile wide
 ])
-def test_a_lattice_of_half_or_twice_the_tile_size_is_put_right(easy, s, phase, name):
+def test_a_lattice_of_another_period_is_put_right(easy, s, phase, name):
     res, rgb, grid = easy
     wrong = scaled(grid, s, phase)
-    assert share_right(wrong, res, rgb) < 0.5
+    assert share_right(wrong, res, rgb) < 0.7
     fixed, survey = check_lattice(rgb, wrong, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == name
     assert share_right(fixed, res, rgb) == 1.0
@@ -101,11 +104,12 @@ def test_a_lattice_bent_by_the_fit_goes_back_to_the_one_before(easy):
     assert share_right(fixed, res, rgb) == 1.0
 
 
-@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "half the period")])
+@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "half the period"),
+                                         (60, "3/4 the period along x")])
 def test_steep_photos_whose_seams_gave_the_wrong_period(tmp_path, index, name):
     res, rgb = base_photo(tmp_path, index)
     grid = find_grid(rgb)
-    assert share_right(grid, res, rgb) < 0.1
+    assert share_right(grid, res, rgb) < 0.6
     fixed, _ = check_lattice(rgb, grid, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == name
     assert share_right(fixed, res, rgb) == 1.0

@@ -204,7 +204,7 @@ class TileConfig:
     # Lattice check (check_lattice): a lattice at half or twice the tile size, or one bent by the fit.
     lattice_check: bool = True  # off: the grid stage's lattice is taken as it is
     lattice_top: int = 20  # a lattice is rated by the mean best coarse match of its this many best cells (of a tile's size)
-    lattice_check_below: float = 0.9  # a lattice rated below this is compared with lattices of half and twice its period ...
+    lattice_check_below: float = 0.85  # a lattice rated below this is compared with lattices of half and twice its period ...
     lattice_period_gain: float = 0.12  # ... one of which replaces it when rated this much better ...
     lattice_period_min: float = 0.85  # ... and at least this ...
     lattice_min_tiles: float = 8.0  # ... with this many more cells (of the smaller size) matching at board_score
@@ -2201,7 +2201,8 @@ class LatticeSurvey:
     catalog_gap: float | None = None  # set by guess_catalog: the chosen catalogue's lead over the runner-up
 
 
-def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -> LatticeSurvey:
+def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None, *,
+                   within: tuple[np.ndarray, np.ndarray] | None = None) -> LatticeSurvey:
     """The lattice cells seen in the photo, top-down at the coarse scale (cheap: a few pixels a tile).
 
     Parameters
@@ -2210,6 +2211,9 @@ def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -
         The photo, RGB, the pixels ``grid.H`` maps.
     grid : Grid
     cfg : TileConfig, optional
+    within : ((2,) float ndarray, (2,) float ndarray), optional
+        Survey only the cells that overlap this box of lattice coordinates
+        (lowest and highest corner, tile units).
 
     Returns
     -------
@@ -2233,6 +2237,10 @@ def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None) -
             "no whole tile cell lies inside the photo; take the photo from farther away so whole tiles show"
         )
     cells = np.array(inside, dtype=np.int64)
+    if within is not None:
+        cells = cells[np.all((cells + 1 > within[0]) & (cells < within[1]), axis=1)]
+        if not len(cells):
+            raise TableNotFoundError("no whole tile cell lies inside the photo within the box surveyed")
     if cfg.survey_min_px > 0:
         large = _cell_sides(grid, cells) >= cfg.survey_min_px
         if large.any():
@@ -2273,9 +2281,11 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     many of its cells match at ``board_score`` or better.
 
     * Rated below ``lattice_check_below`` on its ``lattice_top`` best cells,
-      the lattice is compared with those of half its period and of twice its
-      period (at each of the four phases), both on the best cells covering
-      the same area (``lattice_top`` cells of the smaller size).  One of them
+      the lattice is compared with those of half its period, of twice its
+      period (at each of the four phases) and of 3/4 or 4/3 its period along
+      one axis (at each phase where their lines meet), each surveyed around
+      the best matching cells only, both on the best cells covering the same
+      area (``lattice_top`` cells of the smaller size).  One of them
       replaces it when rated ``lattice_period_gain`` better, at least
       ``lattice_period_min`` and no worse than the lattice under any
       catalogue, with ``lattice_min_tiles`` more cells (of the smaller size)
@@ -2318,10 +2328,11 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     tpls = [build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
             for cat in catalogs]
 
-    def rate(g: Grid, sv: LatticeSurvey | None = None) -> tuple[np.ndarray, np.ndarray, LatticeSurvey | None]:
+    def rate(g: Grid, sv: LatticeSurvey | None = None, within: tuple | None = None
+             ) -> tuple[np.ndarray, np.ndarray, LatticeSurvey | None]:
         # Per catalogue: cells matching at board_score, and every cell's best match, best first (C, N).
         try:
-            sv = sv or survey_lattice(rgb, g, cfg)
+            sv = sv or survey_lattice(rgb, g, cfg, within=within)
         except TableNotFoundError:
             return np.zeros(len(tpls)), np.full((len(tpls), 1), -1.0), None
         best = np.stack([_survey_scores(sv, t, cfg)[0].max(axis=1) for t in tpls])
@@ -2331,6 +2342,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
         return best[:, :max(1, min(round(k), best.shape[1]))].mean(axis=1)
 
     tiles, best, _ = rate(grid, survey)
+    best_any = np.max([_survey_scores(survey, t, cfg)[0].max(axis=1) for t in tpls], axis=0)
     rating = top(best, cfg.lattice_top)
     chosen: tuple[str, Grid, LatticeSurvey | None, float] | None = None
     if rating.max() < cfg.lattice_check_below:
@@ -2339,17 +2351,29 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
         # a wrong lattice better than this game's matches them), each lattice on its best cells
         # covering the same area, lattice_top cells of the smaller size, and by its cells
         # matching at board_score, counted in cells of the smaller size.
-        trials = [("half the period", 0.5, (0.0, 0.0))] + [
-            ("twice the period", 2.0, (float(a), float(b))) for a in (0, 1) for b in (0, 1)]
-        for name, s, (a, b) in trials:
-            S = np.array([[1 / s, 0, -a / s], [0, 1 / s, -b / s], [0, 0, 1.0]])
+        trials = [("half the period", (0.5, 0.5), (0.0, 0.0))] + [
+            ("twice the period", (2.0, 2.0), (float(a), float(b))) for a in (0, 1) for b in (0, 1)]
+        # A period 3/4 or 4/3 of the tiles' along one axis (seams and a cloth's pattern beating):
+        # its lines meet the tiles' every 3 or 4 of them, at any of those phases.
+        for axis in (0, 1):
+            for s, phases in ((0.75, (0.0, 0.25, 0.5)), (4 / 3, (0.0, 1 / 3, 2 / 3, 1.0))):
+                for ph in phases:
+                    trials.append((f"{'3/4' if s < 1 else '4/3'} the period along {'xy'[axis]}",
+                                   (s, 1.0)[::1 - 2 * axis], (ph, 0.0)[::1 - 2 * axis]))
+        # The variants are surveyed only around most of the best matching cells (with a margin
+        # of a few tiles): a steep photo shows far more table than board, some of which matches.
+        near = survey.cells[np.argsort(-best_any)[:2 * cfg.lattice_top]]
+        box = (np.percentile(near, 10, axis=0) - 2.0, np.percentile(near, 90, axis=0) + 3.0)
+        for name, (sx, sy), (a, b) in trials:
+            S = np.array([[1 / sx, 0, -a / sx], [0, 1 / sy, -b / sy], [0, 0, 1.0]])
             g = dataclasses.replace(grid, Hn=S @ grid.Hn, debug=dict(grid.debug))
-            t2, b2, sv2 = rate(g)
-            was = top(best, cfg.lattice_top * min(1.0, s * s))
-            now = top(b2, cfg.lattice_top * min(1.0, 1 / (s * s)))
+            t2, b2, sv2 = rate(g, within=((box[0] - (a, b)) / (sx, sy), (box[1] - (a, b)) / (sx, sy)))
+            area = sx * sy
+            was = top(best, cfg.lattice_top * min(1.0, area))
+            now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
             ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
-                  & (t2 * max(1.0, s * s) >= tiles * max(1.0, 1 / (s * s)) + cfg.lattice_min_tiles))
-            log.debug("lattice at %s, phase %s: rated %s (%s tiles) against %s (%s tiles)", name, (a, b),
+                  & (t2 * max(1.0, area) >= tiles * max(1.0, 1 / area) + cfg.lattice_min_tiles))
+            log.debug("lattice at %s, phase %s: rated %s (%s cells) against %s (%s cells)", name, (a, b),
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
                 chosen = (name, g, sv2, float(now.max()))
@@ -2357,8 +2381,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     if chosen is None and start is not None:
         g0 = dataclasses.replace(grid, Hn=np.asarray(start[0], float), k1=float(start[1]), k2=0.0,
                                  debug=dict(grid.debug))
-        board = survey.cells[np.max([_survey_scores(survey, t, cfg)[0].max(axis=1) for t in tpls], axis=0)
-                             >= cfg.board_score]
+        board = survey.cells[best_any >= cfg.board_score]
         if len(board):
             d = g0.to_lattice(grid.to_photo(board + 0.5)) - (board + 0.5)
             d = d - np.median(np.round(d), axis=0)
@@ -2373,8 +2396,10 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     if chosen is None:
         return grid, survey
     name, g, sv, _ = chosen
-    log.warning("tile lattice replaced by the one %s: the tiles match it clearly better", name)
+    log.warning("tile lattice replaced (%s): the tiles match it clearly better", name)
     g.debug["lattice_check"] = name
+    if sv is None or name != "before the fit":
+        sv = survey_lattice(rgb, g, cfg)  # the trial surveyed only around the best cells
     return g, sv
 
 
