@@ -244,6 +244,7 @@ class TileConfig:
     unmatched_score: float = 0.0  # a decoded tile matching below this (fine score) is table ... (-1: off)
     unmatched_hidden: float = 0.05  # ... when less than this share of the cell is hidden ...
     unmatched_neighbours: int = 4  # ... and fewer of its neighbours hold tiles that match (0: any number)
+    unmatched_occupancy: float = 0.9  # ... unless its occupancy is at least this (a tile with faint art; >1: off)
 
 
 @dataclass
@@ -2063,13 +2064,18 @@ def _repair(region: _Region, match: _Match, occ: np.ndarray, maybe: np.ndarray, 
     return done
 
 
-def _unmatched(match: _Match, maybe: np.ndarray, dec, cfg: TileConfig) -> set[Cell]:
+def _unmatched(match: _Match, maybe: np.ndarray, occ: np.ndarray, dec, cfg: TileConfig) -> set[Cell]:
     """Decoded cells that are table after all: a patterned cloth in the tiles' colours.
 
     A cell whose decoded tile matches below ``unmatched_score`` while less
     than ``unmatched_hidden`` of it is hidden matches no tile and nothing
     covers it, unless ``unmatched_neighbours`` or more of its neighbours hold
-    tiles that match (a tile with little structure of its own, enclosed by the board).
+    tiles that match (a tile with little structure of its own, enclosed by the board)
+    or its occupancy ``occ`` (shape ``(cells,)``, float, 0-1, indexed like
+    ``match.cells``) is at least ``unmatched_occupancy`` (a tile with faint art,
+    such as the low-contrast rock of the all-mountain Gold Rush tile, whose
+    random texture no template shares, but whose edges and colours the
+    occupancy sees).
     """
     weak, held = set(), set()
     for n, k in enumerate(maybe):
@@ -2077,7 +2083,8 @@ def _unmatched(match: _Match, maybe: np.ndarray, dec, cfg: TileConfig) -> set[Ce
             continue
         cell = tuple(map(int, match.cells[k]))
         hid = 0.0 if match.hidden_share is None else float(match.hidden_share[k])
-        if match.score[k, dec.choice[n]] < cfg.unmatched_score and hid < cfg.unmatched_hidden:
+        if (match.score[k, dec.choice[n]] < cfg.unmatched_score and hid < cfg.unmatched_hidden
+                and occ[k] < cfg.unmatched_occupancy):
             weak.add(cell)
         else:
             held.add(cell)
@@ -2573,7 +2580,7 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     t4 = time.perf_counter()
     occupancy = {tuple(map(int, c)): float(p) for c, p in zip(match.cells, occ)}
     readings: dict[Cell, CellReading] = {}
-    unmatched = _unmatched(match, maybe, dec, cfg)
+    unmatched = _unmatched(match, maybe, occ, dec, cfg)
     for n, k in enumerate(maybe):
         cell = tuple(map(int, match.cells[k]))
         occupancy[cell] = float(dec.occupied[n])
