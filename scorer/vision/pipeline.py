@@ -2,8 +2,8 @@
 
 Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the lattice checked by the tiles
-(:func:`~scorer.vision.recognise.check_lattice`: one of half or twice the tile
-size, or bent by the fit, is replaced), the game guessed from the tiles when
+(:func:`~scorer.vision.recognise.check_lattice`: one of another period than the
+tiles', or bent by the fit, is replaced), the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
 read too and the one whose tiles match the photo best wins), tile recognition
@@ -234,7 +234,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             candidates = [catalog_for(game, exps, tile_sets)]
         else:
             candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
-        # The tiles check the lattice the seams gave: half or twice the tile size, or bent by the fit.
+        # The tiles check the lattice the seams gave: another period than theirs, or bent by the fit.
         grid, survey = check_lattice(rgb, grid, candidates, cfg.tiles, appearance=appearance, art_dir=art_dir)
         if game is not None:
             catalog = candidates[0]

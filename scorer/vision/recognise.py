@@ -3,8 +3,9 @@
 Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order):
 
 0. **lattice check** (:func:`check_lattice`, called by the photo pipeline
-   before the catalogue guess): a lattice of half or twice the tile period,
-   or one the grid stage's fit bent off the far tiles, is replaced by the one
+   before the catalogue guess): a lattice of half or twice the tile period
+   (or 3/4 or 4/3 of it along one axis), or one the grid stage's fit bent off
+   the far tiles, is replaced by the one
    whose cells match the tile templates clearly better;
 1. **survey**: every lattice cell seen in the photo is warped top-down at a
    few pixels a tile and compared coarsely with every template (step 4);
@@ -201,10 +202,10 @@ class TileConfig:
     phase_check: bool = True  # try the lattice moved by half a tile (a grid found off by half)
     phase_cells: int = 120  # on at most this many of the best-matching cells
     phase_margin: float = 0.05  # coarse match another phase must gain to replace the grid's
-    # Lattice check (check_lattice): a lattice at half or twice the tile size, or one bent by the fit.
+    # Lattice check (check_lattice): a lattice of another period than the tiles', or one bent by the fit.
     lattice_check: bool = True  # off: the grid stage's lattice is taken as it is
     lattice_top: int = 20  # a lattice is rated by the mean best coarse match of its this many best cells (of a tile's size)
-    lattice_check_below: float = 0.85  # a lattice rated below this is compared with lattices of half and twice its period ...
+    lattice_check_below: float = 0.85  # a lattice rated below this is compared with lattices of other periods (half, twice; 3/4, 4/3 along one axis) ...
     lattice_period_gain: float = 0.12  # ... one of which replaces it when rated this much better ...
     lattice_period_min: float = 0.85  # ... and at least this ...
     lattice_min_tiles: float = 8.0  # ... with this many more cells (of the smaller size) matching at board_score
@@ -2276,7 +2277,7 @@ def _survey_scores(survey: LatticeSurvey, tpl: Templates, cfg: TileConfig) -> tu
 def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg: TileConfig | None = None, *,
                   appearance: Appearance | None = None, art_dir: str | Path | None = None,
                   survey: LatticeSurvey | None = None) -> tuple[Grid, LatticeSurvey]:
-    """Guard against a lattice at half or twice the tile size, or one the fit bent off the tiles.
+    """Guard against a lattice of another period than the tiles', or one the fit bent off the tiles.
 
     The grid stage sees only seams: a cloth of squares twice a tile's size, or
     the lines through the middle of the tiles, can make a lattice of twice or
