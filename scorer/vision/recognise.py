@@ -2333,25 +2333,27 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     survey = survey or survey_lattice(rgb, grid, cfg)
     if not cfg.lattice_check or not catalogs:
         return grid, survey
-    tpls = [build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
-            for cat in catalogs]
+    tpls = [build_templates(cat, cfg, _appearance(cat, appearance, art_dir)) for cat in catalogs]
 
     def rate(g: Grid, sv: LatticeSurvey | None = None, within: tuple | None = None
              ) -> tuple[np.ndarray, np.ndarray, LatticeSurvey | None]:
-        # Per catalogue: cells matching at board_score, and every cell's best match, best first (C, N).
+        # Per catalogue: cells matching at board_score, and every cell's best match (C, N).
         try:
             sv = sv or survey_lattice(rgb, g, cfg, within=within)
         except TableNotFoundError:
             return np.zeros(len(tpls)), np.full((len(tpls), 1), -1.0), None
         best = np.stack([_survey_scores(sv, t, cfg)[0].max(axis=1) for t in tpls])
-        return (best >= cfg.board_score).sum(axis=1), -np.sort(-best, axis=1), sv
+        return (best >= cfg.board_score).sum(axis=1), best, sv
 
     def top(best: np.ndarray, k: float) -> np.ndarray:
-        return best[:, :max(1, min(round(k), best.shape[1]))].mean(axis=1)
+        # Per catalogue: the mean of the k best cells' matches.
+        k = max(1, min(round(k), best.shape[1]))
+        return -np.sort(-best, axis=1)[:, :k].mean(axis=1)
 
     tiles, best, _ = rate(grid, survey)
-    best_any = np.max([_survey_scores(survey, t, cfg)[0].max(axis=1) for t in tpls], axis=0)
+    best_any = best.max(axis=0)
     rating = top(best, cfg.lattice_top)
+    # (name, lattice, its survey or None where the trial surveyed only part of it, rating)
     chosen: tuple[str, Grid, LatticeSurvey | None, float] | None = None
     if rating.max() < cfg.lattice_check_below:
         # Lattice coordinates u become (u - phase) / s: cells s times as large.  Each catalogue
@@ -2375,7 +2377,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
         for name, (sx, sy), (a, b) in trials:
             S = np.array([[1 / sx, 0, -a / sx], [0, 1 / sy, -b / sy], [0, 0, 1.0]])
             g = dataclasses.replace(grid, Hn=S @ grid.Hn, debug=dict(grid.debug))
-            t2, b2, sv2 = rate(g, within=((box[0] - (a, b)) / (sx, sy), (box[1] - (a, b)) / (sx, sy)))
+            t2, b2, _ = rate(g, within=((box[0] - (a, b)) / (sx, sy), (box[1] - (a, b)) / (sx, sy)))
             area = sx * sy
             was = top(best, cfg.lattice_top * min(1.0, area))
             now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
@@ -2384,7 +2386,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
             log.debug("lattice at %s, phase %s: rated %s (%s cells) against %s (%s cells)", name, (a, b),
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
-                chosen = (name, g, sv2, float(now.max()))
+                chosen = (name, g, None, float(now.max()))
     start = grid.debug.get("start")
     if chosen is None and start is not None:
         g0 = dataclasses.replace(grid, Hn=np.asarray(start[0], float), k1=float(start[1]), k2=0.0,
@@ -2406,7 +2408,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     name, g, sv, _ = chosen
     log.warning("tile lattice replaced (%s): the tiles match it clearly better", name)
     g.debug["lattice_check"] = name
-    if sv is None or name != "before the fit":
+    if sv is None:
         sv = survey_lattice(rgb, g, cfg)  # the trial surveyed only around the best cells
     return g, sv
 
@@ -2674,7 +2676,7 @@ def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cf
     cells = survey.cells
     bests, tpls = [], []
     for n, cat in enumerate(candidates):
-        tpl = build_templates(cat, cfg, _appearance(cat, appearance, art_dir) if art_dir else appearance)
+        tpl = build_templates(cat, cfg, _appearance(cat, appearance, art_dir))
         bests.append(_survey_scores(survey, tpl, cfg)[0].max(axis=1))
         tpls.append(tpl)
     B = np.stack(bests)  # (C, N)
