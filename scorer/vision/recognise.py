@@ -180,6 +180,7 @@ class TileConfig:
     detail_gain_low: float = 0.5  # ... between this ...
     detail_gain_high: float = 1.5  # ... and this times the whole cell's gain ...
     detail_local_visible: float = 0.5  # ... when at least this share of those pixels is not hidden
+    detail_own_shift: bool = True  # close candidates compared at each one's own fitted position, kept where they fit together best (False: the best's only)
     detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
@@ -1538,8 +1539,11 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     repeats the window's edge, so a figure standing at a tile's border is not
     taken for art there.  The masked fit ``1 - E / V`` (``V``: the
     photo's variance there, floored) moves each close candidate's score by
-    ``detail_weight`` times its difference from the best.  Updates ``match``
-    in place (candidates re-sorted); ``rows``: only these cells.
+    ``detail_weight`` times its difference from the best.  The window is searched
+    (``detail_shift``) around the best candidate's position or, with
+    ``detail_own_shift``, around each close candidate's own, keeping the window
+    the candidates together explain best.  Updates ``match`` in place
+    (candidates re-sorted); ``rows``: only these cells.
     """
     dp = cfg.detail_px
     di, dw = _inner(dp, cfg.detail_inset)
@@ -1560,8 +1564,6 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         only = np.zeros(len(close), bool)
         only[rows] = True
         close &= only[:, None]
-    S = 2 * r + 1
-    dy, dx = np.divmod(np.arange(S * S), S)
     hidden = None
     if match.hidden is not None and match.hidden.any():
         hidden = cv2.resize(match.hidden, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -1577,64 +1579,96 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
         if diff.sum() < 4:
             continue  # the same picture: nothing to settle here
         mask = (cv2.dilate(diff.astype(np.uint8), kernel) > 0).reshape(-1)
-        whole = int(mask.sum())
-        xc = (match.cells[k, 0] - region.origin[0]) * dp + di + int(round(match.shift[k, 0, 0] * dp))
-        yc = (match.cells[k, 1] - region.origin[1]) * dp + di + int(round(match.shift[k, 0, 1] * dp))
-        vis = np.ones(dw * dw, np.float32)
-        if hidden is not None:
-            vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw)
-            if band > 0:
-                # The hidden masks cover the fine comparison's window (``inset``) only: a figure
-                # crossing its edge goes on to the tile's border, so the band outside repeats it.
-                vis = np.pad(vis[band:dw - band, band:dw - band], band, mode="edge")
-            vis = vis.reshape(-1)
-            mask &= vis > 0.5
-            if mask.sum() < 4:
-                continue  # what tells the candidates apart is hidden
-        if r <= xc <= w - dw - r and r <= yc <= h - dw - r:
-            sub = img[yc - r:yc + r + dw, xc - r:xc + r + dw]
-            X3 = sliding_window_view(sub, (dw, dw), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(S * S, dw * dw, 3)
-        else:
-            X3 = _gather(img, xc - r + dx, yc - r + dy, dw).reshape(S * S, dw * dw, 3)
-        J = len(js)
-        nv = float(vis.sum())
-        T = D.reshape(J, dw * dw, 3)
-        if hidden is None:
-            T = T - T.mean(axis=1, keepdims=True)
-            Xc = X3 - X3.mean(axis=1, keepdims=True)
-        else:
-            v3 = vis[None, :, None]
-            T = (T - (v3 * T).sum(axis=1, keepdims=True) / nv) * v3
-            Xc = (X3 - (v3 * X3).sum(axis=1, keepdims=True) / nv) * v3
-        # One position for all: where the candidates fit the whole cell best together
-        # (residual of the best gain, sum over candidates: |X|^2 - <X,T>^2 / |T|^2);
-        # hidden pixels take no part.
-        Xf = Xc.reshape(S * S, -1)
-        Tf = T.reshape(J, -1)
-        xt = np.einsum("sp,jp->sj", Xf, Tf, optimize=False)  # (S*S, J); tiny: no BLAS threads
-        tt = np.einsum("jp,jp->j", Tf, Tf) + 1e-6
-        xx = np.einsum("sp,sp->s", Xf, Xf)
-        pos = int(np.argmin((xx[:, None] - xt * xt / tt).sum(axis=1)))
-        x = Xc[pos]
-        g = xt[pos] / tt  # (J,)
-        xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
-        Tm = T[:, mask]  # (J, m, 3)
-        if cfg.detail_local and mask.sum() >= cfg.detail_local_visible * whole:
-            # The symbols' own means and contrast: a small symbol keeps less of its contrast
-            # through blur than the rails or roads that set the whole cell's gain (a gain fitted
-            # on the few pixels a figure leaves visible would follow the noise).
-            xm = xm - xm.mean(axis=0)
-            Tm = Tm - Tm.mean(axis=1, keepdims=True)
-            gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
-            g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
-        Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)  # (J,)
-        Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
-        if Vm <= 0:
-            continue  # a flat patch (off the photo): nothing to settle
-        m = 1.0 - Em / Vm
+        D = D.reshape(len(js), dw * dw, 3)
+        # The window is tried at each candidate's own position (``detail_own_shift``) and kept
+        # where the candidates together explain it best: the best candidate's position may be
+        # a wrong twin's, pulled along an edge where a figure hides the rest, and there the
+        # right twin's symbol would fall beside the photo's.
+        own = match.shift[k, js] if cfg.detail_own_shift else match.shift[k, :1]
+        best = None
+        for step in np.unique(np.round(own * dp).astype(np.int64), axis=0):
+            xc = (match.cells[k, 0] - region.origin[0]) * dp + di + int(step[0])
+            yc = (match.cells[k, 1] - region.origin[1]) * dp + di + int(step[1])
+            fit = _detail_fit(img, hidden, D, mask, xc, yc, dw, r, band, cfg)
+            if fit is not None and (best is None or fit[1] < best[1]):
+                best = fit
+        if best is None:
+            continue  # what tells the candidates apart is hidden (or the photo flat)
+        m = best[0]
         match.score[k, js] += cfg.detail_weight * (m - m.max())
     for name, a in _take({n: getattr(match, n) for n in _PER_CANDIDATE}, np.argsort(-match.score, axis=1)).items():
         setattr(match, name, a)
+
+
+def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask: np.ndarray, xc: int, yc: int,
+                dw: int, r: int, band: int, cfg: TileConfig) -> np.ndarray | None:
+    """Masked fit of detail templates ``D`` (J, dw*dw, 3) to the photo's window at ``(xc, yc)`` (:func:`_detail`).
+
+    The window is searched within ``r`` pixels for the position where the
+    templates together fit the whole cell best (hidden pixels take no part);
+    there each template's residual is measured where ``mask`` (dw*dw,) bool
+    holds and the pixels are visible.  Returns ``(fit, unexplained)``: the masked
+    fit ``1 - E / V`` per template, (J,) float ndarray, and the share of the
+    window's variance the templates leave unexplained at that position, summed
+    over them (float; lower: the templates agree better with the window); or
+    None when fewer than 4 pixels of the mask are visible or the photo is flat
+    there.
+    """
+    h, w = img.shape[:2]
+    S = 2 * r + 1
+    dy, dx = np.divmod(np.arange(S * S), S)
+    whole = int(mask.sum())
+    vis = np.ones(dw * dw, np.float32)
+    if hidden is not None:
+        vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw)
+        if band > 0:
+            # The hidden masks cover the fine comparison's window (``inset``) only: a figure
+            # crossing its edge goes on to the tile's border, so the band outside repeats it.
+            vis = np.pad(vis[band:dw - band, band:dw - band], band, mode="edge")
+        vis = vis.reshape(-1)
+        mask = mask & (vis > 0.5)
+        if mask.sum() < 4:
+            return None  # what tells the candidates apart is hidden
+    if r <= xc <= w - dw - r and r <= yc <= h - dw - r:
+        sub = img[yc - r:yc + r + dw, xc - r:xc + r + dw]
+        X3 = sliding_window_view(sub, (dw, dw), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(S * S, dw * dw, 3)
+    else:
+        X3 = _gather(img, xc - r + dx, yc - r + dy, dw).reshape(S * S, dw * dw, 3)
+    nv = float(vis.sum())
+    T = D
+    if hidden is None:
+        T = T - T.mean(axis=1, keepdims=True)
+        Xc = X3 - X3.mean(axis=1, keepdims=True)
+    else:
+        v3 = vis[None, :, None]
+        T = (T - (v3 * T).sum(axis=1, keepdims=True) / nv) * v3
+        Xc = (X3 - (v3 * X3).sum(axis=1, keepdims=True) / nv) * v3
+    # One position for the templates: where they fit the whole cell best together
+    # (residual of the best gain, sum over templates: |X|^2 - <X,T>^2 / |T|^2).
+    Xf = Xc.reshape(S * S, -1)
+    Tf = T.reshape(len(T), -1)
+    xt = np.einsum("sp,jp->sj", Xf, Tf, optimize=False)  # (S*S, J); tiny: no BLAS threads
+    tt = np.einsum("jp,jp->j", Tf, Tf) + 1e-6
+    xx = np.einsum("sp,sp->s", Xf, Xf)
+    pos = int(np.argmin((xx[:, None] - xt * xt / tt).sum(axis=1)))
+    x = Xc[pos]
+    g = xt[pos] / tt  # (J,)
+    xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
+    Tm = T[:, mask]  # (J, m, 3)
+    if cfg.detail_local and mask.sum() >= cfg.detail_local_visible * whole:
+        # The symbols' own means and contrast: a small symbol keeps less of its contrast
+        # through blur than the rails or roads that set the whole cell's gain (a gain fitted
+        # on the few pixels a figure leaves visible would follow the noise).
+        xm = xm - xm.mean(axis=0)
+        Tm = Tm - Tm.mean(axis=1, keepdims=True)
+        gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
+        g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
+    Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)  # (J,)
+    Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
+    if Vm <= 0:
+        return None  # a flat patch (off the photo): nothing to settle
+    # ... and how much of the window's variance the templates leave unexplained there (summed).
+    return 1.0 - Em / Vm, float((xx[pos] - xt[pos] * xt[pos] / tt).sum() / max(float(xx[pos]), 1e-6))
 
 
 # --------------------------------------------------------------------------- occlusion
