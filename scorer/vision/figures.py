@@ -213,7 +213,8 @@ class FigureConfig:
     ore_split: bool = True  # a dark candidate read as an ore stack whose outline leaves a figure-sized part unexplained is split
     ore_split_mm2: float = 45.0  # ... when that part (opened by ore_split_open) is at least this large, mm^2 on the table
     ore_split_open: float = 0.03  # opening radius taking the outline's thin misfit rim off that part, tile units
-    off_colour_distance: float = 0.25  # a candidate of a colour no player has (grey in Gold Rush) is a figure only this near a player colour
+    off_colour_distance: float = 0.25  # a candidate of a colour no player has is a figure only this near a player colour
+    off_grey_distance: float = 0.0  # ... and a grey one where the game has no grey figures (Gold Rush) only this near (0: never)
     ore_cut_mm2: float = 250.0  # a candidate read as an ore stack at least this large whose outline explains it all is also tried cut at its waist (0: off), mm^2 on the table
     ore_cut_part_mm2: float = 100.0  # ... and the figure part so cut off must be at least this large (most of a cowboy), mm^2 on the table
     ore_cut_margin: float = 0.1  # ... and the stack's outline must fit the whole candidate less than this better than a figure's (else it is a stack alone)
@@ -2306,7 +2307,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     candidate read as a stack too tall for its size (:func:`_count_cut_need`) is
     tried cut too; that split stands when the part cut off fits a cowboy well.  A
     candidate of a colour no player has (grey in Gold Rush) is a figure only
-    within ``off_colour_distance`` of a player colour, and none at all when it
+    within ``off_colour_distance`` of a player colour (a grey one where the game
+    has no grey figures, within ``off_grey_distance``), and none at all when it
     touches another kept candidate (:func:`_drop_shadows`: its shadow).  In
     Gold Rush, a cowboy or the Sheriff that an ore stack hides but for a few
     pixels of its colour is added (:func:`_hidden_by_stacks`, ``hidden_mm2``;
@@ -2337,10 +2339,12 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         # (a printed horse drawn fainter than its art, a patch of sand) is none.
         far = _colour_far(info, allowed)
         info["colour_distance"] = round(far, 3)
-        # Of a colour no player has here (grey in Gold Rush: the pale side of a tall
-        # ore stack, a shadow), it must be much nearer a player's colour.
+        # Of a colour no player has here (a colour --players leaves out), it must be much
+        # nearer a player's colour; grey, where the game has no grey figures (Gold Rush: the
+        # pale side of a tall ore stack, a shadow), nearer still.
         off = info["class"] in colour.COLOURS and info["class"] not in allowed
-        if far > (cfg.off_colour_distance if off else cfg.max_colour_distance) or _tinted_grey(info, allowed, cfg):
+        reach = cfg.off_grey_distance if info["class"] == "grey" and "grey" not in box else cfg.off_colour_distance
+        if far > (reach if off else cfg.max_colour_distance) or _tinted_grey(info, allowed, cfg):
             roles = [r for r in roles if r not in ("meeple", "farmer", "tent")]
             # A figure's outline in a colour of the box that the players given leave out (--players).
             fig = max(("meeple", "farmer", "tent"), key=lambda k: info["shapes"].get(k, 0.0))
