@@ -2306,7 +2306,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     split stands when they give one ore stack and one cowboy or tent.  A
     candidate read as a stack too tall for its size (:func:`_count_cut_need`) is
     tried cut too; that split stands when the part cut off fits a cowboy well.  A
-    candidate of a colour no player has (grey in Gold Rush) is a figure only
+    candidate of a colour no player has (one ``--players`` leaves out) is a figure only
     within ``off_colour_distance`` of a player colour (a grey one where the game
     has no grey figures, within ``off_grey_distance``), and none at all when it
     touches another kept candidate (:func:`_drop_shadows`: its shadow).  In

@@ -1601,7 +1601,7 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
 
 
 def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask: np.ndarray, xc: int, yc: int,
-                dw: int, r: int, band: int, cfg: TileConfig) -> np.ndarray | None:
+                dw: int, r: int, band: int, cfg: TileConfig) -> tuple[np.ndarray, float] | None:
     """Masked fit of detail templates ``D`` (J, dw*dw, 3) to the photo's window at ``(xc, yc)`` (:func:`_detail`).
 
     The window is searched within ``r`` pixels for the position where the
