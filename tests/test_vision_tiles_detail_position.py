@@ -6,8 +6,9 @@ SH4) may slide the tile along the mountain's edge, where the hidden part
 leaves the whole cell nearly as well explained, while the right twin's fit
 stays on the tile.  Compared in detail at the wrong twin's position, the right
 twin's horses and star fall beside the photo's and it loses.  With
-``detail_own_shift`` the comparison is made at each close candidate's own
-position and kept where the candidates together explain the window best.
+``detail_own_shift``, where figures hide part of the tile, the comparison is
+made at each close candidate's own position and kept where the candidates
+together explain the window best.
 
 The photo is photo 36 of ``scorer synth --generate 200 --seed 9921001
 --difficulty mixed --game goldrush --expansions sheriff`` (a series the

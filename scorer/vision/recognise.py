@@ -180,7 +180,7 @@ class TileConfig:
     detail_gain_low: float = 0.5  # ... between this ...
     detail_gain_high: float = 1.5  # ... and this times the whole cell's gain ...
     detail_local_visible: float = 0.5  # ... when at least this share of those pixels is not hidden
-    detail_own_shift: bool = True  # close candidates compared at each one's own fitted position, kept where they fit together best (False: the best's only)
+    detail_own_shift: bool = True  # where figures hide part of the tile, close candidates compared at each one's own fitted position, kept where they fit together best (False: the best's only)
     detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
@@ -1541,8 +1541,9 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     photo's variance there, floored) moves each close candidate's score by
     ``detail_weight`` times its difference from the best.  The window is searched
     (``detail_shift``) around the best candidate's position or, with
-    ``detail_own_shift``, around each close candidate's own, keeping the window
-    the candidates together explain best.  Updates ``match`` in place
+    ``detail_own_shift`` where figures hide at least ``occ_min`` of the tile,
+    around each close candidate's own, keeping the window the candidates
+    together explain best.  Updates ``match`` in place
     (candidates re-sorted); ``rows``: only these cells.
     """
     dp = cfg.detail_px
@@ -1580,11 +1581,11 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
             continue  # the same picture: nothing to settle here
         mask = (cv2.dilate(diff.astype(np.uint8), kernel) > 0).reshape(-1)
         D = D.reshape(len(js), dw * dw, 3)
-        # The window is tried at each candidate's own position (``detail_own_shift``) and kept
-        # where the candidates together explain it best: the best candidate's position may be
-        # a wrong twin's, pulled along an edge where a figure hides the rest, and there the
-        # right twin's symbol would fall beside the photo's.
-        own = match.shift[k, js] if cfg.detail_own_shift else match.shift[k, :1]
+        # Where figures hide part of the tile, the window is tried at each candidate's own
+        # position (``detail_own_shift``) and kept where the candidates together explain it
+        # best: the best candidate's position may be a wrong twin's, pulled along an edge where
+        # a figure hides the rest, and there the right twin's symbol would fall beside the photo's.
+        own = match.shift[k, js] if cfg.detail_own_shift and hid[k, 0] else match.shift[k, :1]
         best = None
         for step in np.unique(np.round(own * dp).astype(np.int64), axis=0):
             xc = (match.cells[k, 0] - region.origin[0]) * dp + di + int(step[0])
