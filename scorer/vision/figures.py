@@ -505,7 +505,9 @@ def _rectify(rgb: np.ndarray, grid: Grid, canvas: _Canvas, cfg: FigureConfig) ->
     vs = np.arange(0, hh + step, step, dtype=np.float64)
     gu, gv = np.meshgrid(us, vs)
     lat = canvas.to_lattice(np.column_stack([gu.ravel(), gv.ravel()]))
-    ph = grid.to_photo(lat)
+    # Points towards the horizon of a steep view map far off the photo: kept far off (outside
+    # the image, where remap gives the border) but within float32.
+    ph = np.clip(grid.to_photo(lat), -1e7, 1e7)
     mx = ((ph[:, 0] + 0.5) * sx - 0.5).reshape(gu.shape).astype(np.float32)
     my = ((ph[:, 1] + 0.5) * sy - 0.5).reshape(gu.shape).astype(np.float32)
     big = (len(us) * step, len(vs) * step)
