@@ -10,6 +10,8 @@ between the two answers it chooses from:
 * ``sheriff``: the Sheriff (positive) or a yellow cowboy or tent;
 * ``tent``: a tent (positive) or a cowboy, standing or lying;
 * ``tent_black``: the same for black candidates alone (their faces show little shading);
+  the tent features end with the blob's outline cues (``figures._BLOB_SHAPE``), which only
+  ``tent_black`` weighs: the ``tent`` weights keep 0 there;
 * ``ore``: an ore stack (positive) or a black cowboy or tent.
 
 Prints the weights in the form of ``_DECISIONS`` and the training and
