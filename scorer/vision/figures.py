@@ -2154,9 +2154,9 @@ def _decision_features(info: dict[str, Any], sh: dict[str, float]) -> dict[str, 
 #: also weighs: a tent's prism shows straight sides and a full, convex outline where a
 #: cowboy's arms and legs leave notches.  A part measured without its outline cues takes
 #: the mean of the black tents and cowboys the weights were fitted on.
-_BLOB_SHAPE = ("convexity", "rectangularity", "circularity", "elong", "fill", "wvar", "peak", "smear8")
 _BLOB_MEANS = {"convexity": 0.922, "rectangularity": 0.752, "circularity": 0.61, "elong": 1.48, "fill": 0.906,
                "wvar": 0.153, "peak": 3.298, "smear8": 4.081}
+_BLOB_SHAPE = tuple(_BLOB_MEANS)
 
 
 #: Linear decisions ``weights . features + bias > 0`` (features: :func:`_decision_features`),

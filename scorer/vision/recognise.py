@@ -1651,7 +1651,8 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     xt = np.einsum("sp,jp->sj", Xf, Tf, optimize=False)  # (S*S, J); tiny: no BLAS threads
     tt = np.einsum("jp,jp->j", Tf, Tf) + 1e-6
     xx = np.einsum("sp,sp->s", Xf, Xf)
-    pos = int(np.argmin((xx[:, None] - xt * xt / tt).sum(axis=1)))
+    left = (xx[:, None] - xt * xt / tt).sum(axis=1)  # (S*S,)
+    pos = int(np.argmin(left))
     x = Xc[pos]
     g = xt[pos] / tt  # (J,)
     xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
@@ -1669,7 +1670,7 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     if Vm <= 0:
         return None  # a flat patch (off the photo): nothing to settle
     # ... and how much of the window's variance the templates leave unexplained there (summed).
-    return 1.0 - Em / Vm, float((xx[pos] - xt[pos] * xt[pos] / tt).sum() / max(float(xx[pos]), 1e-6))
+    return 1.0 - Em / Vm, float(left[pos]) / max(float(xx[pos]), 1e-6)
 
 
 # --------------------------------------------------------------------------- occlusion
