@@ -2111,13 +2111,10 @@ def _match_shapes(cand: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndar
             sx0, sy0 = min(w[1] for w in wins), min(w[2] for w in wins)
             sx1, sy1 = max(w[3] for w in wins), max(w[4] for w in wins)
             shared[:] = [_soft_map(norm[sy0:sy1, sx0:sx1], info["class"], cfg.soft_sigma), sx0, sy0]
-    if _FAST:
-        # Drawing and matching are mostly OpenCV's (it lets go of the interpreter): two threads share the solids.
-        from .recognise import parallel_map
-
-        found = parallel_map(one, kinds)
-    else:
-        found = [one(kind) for kind in kinds]
+    # One thread: each solid's drawing is many small calls that hold the interpreter, so two
+    # threads sharing the solids wait on each other (on the 8 Gold Rush photos of the benchmark,
+    # the figure stage took 0.05 s longer a photo with two).
+    found = [one(kind) for kind in kinds]
     out: dict[str, dict[str, Any]] = {}
     for kind, best in zip(kinds, found):
         if best is not None:
@@ -3245,7 +3242,7 @@ def _model(kind: str, count: int, k: int) -> tuple[np.ndarray, list[tuple[int, i
     if hit is not None:
         return hit
     if _FAST:
-        with _MODEL_LOCK:  # :func:`_match_shapes` looks up solids from two threads
+        with _MODEL_LOCK:  # solids may be looked up from several threads (a caller reading photos in parallel)
             hit = _MODELS.get(key)
             if hit is not None:
                 return hit
