@@ -1212,8 +1212,10 @@ def _fit(X: np.ndarray, T: np.ndarray, M: np.ndarray) -> _Fit:
     WX = M[..., None] * X
     WT = M[..., None] * T
     n = M.sum(axis=2) + 1e-9
-    xm = WX.sum(axis=2) / n[..., None]
-    tm = WT.sum(axis=2) / n[..., None]
+    # The weighted means as matrix products: numpy's sums over the pixel axis (not the last)
+    # took three quarters of this fit's time (the same numbers to float32 rounding).
+    xm = np.matmul(M[..., None, :], X)[..., 0, :] / n[..., None]
+    tm = np.matmul(M[..., None, :], T)[..., 0, :] / n[..., None]
     sxx = np.einsum("nkpc,nkpc->nk", WX, X, optimize=False)
     stt = np.einsum("nkpc,nkpc->nk", WT, T, optimize=False)
     sxt = np.einsum("nkpc,nkpc->nk", WX, T, optimize=False)
@@ -1642,8 +1644,10 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
         Xc = X3 - X3.mean(axis=1, keepdims=True)
     else:
         v3 = vis[None, :, None]
-        T = (T - (v3 * T).sum(axis=1, keepdims=True) / nv) * v3
-        Xc = (X3 - (v3 * X3).sum(axis=1, keepdims=True) / nv) * v3
+        # The visible pixels' means as matrix products: numpy's weighted sums over the middle
+        # axis took 40% of the time of this fit (the same numbers to float32 rounding).
+        T = (T - np.matmul(vis, T)[:, None, :] / nv) * v3
+        Xc = (X3 - np.matmul(vis, X3)[:, None, :] / nv) * v3
     # One position for the templates: where they fit the whole cell best together
     # (residual of the best gain, sum over templates: |X|^2 - <X,T>^2 / |T|^2).
     Xf = Xc.reshape(S * S, -1)
