@@ -93,14 +93,17 @@ def distances(rgb: np.ndarray, names: Sequence[str]) -> np.ndarray:
     """
     x = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
     lx = np.log(x + EPS)
-    y = x.mean(axis=1)
+    # Sums over the three channels written out: numpy's reductions over a last axis of three
+    # cost more than the arithmetic (the same numbers: the same additions in the same order).
+    y = (x[:, 0] + x[:, 1] + x[:, 2]) / 3.0
     out = np.empty((len(x), len(names)))
     for k, name in enumerate(names):
         p = np.asarray(PROTOTYPES[name], dtype=np.float64)
         lo, hi = SHADING[name]
         s = np.clip(y / p.mean(), lo, hi)
         d = lx - np.log(s[:, None] * p[None, :] + EPS)
-        out[:, k] = np.sqrt((d * d).sum(axis=1))
+        d *= d
+        out[:, k] = np.sqrt(d[:, 0] + d[:, 1] + d[:, 2])
     return out
 
 

@@ -1234,8 +1234,10 @@ def _fit_residual(X: np.ndarray, T: np.ndarray, M: np.ndarray | None) -> np.ndar
     given at every pixel, weighted or not.
     """
     if M is None:
-        xm = X.mean(axis=2, keepdims=True)
-        tm = T.mean(axis=2, keepdims=True)
+        # The means as matrix products, as in _fit (numpy's means over the pixel axis are slow).
+        ones = np.full((1, X.shape[2]), 1.0 / X.shape[2], dtype=X.dtype)
+        xm = np.matmul(ones, X)
+        tm = np.matmul(ones, T)
         Tc = T - tm
         tt = np.einsum("nkpc,nkpc->nk", Tc, Tc, optimize=False) + 1e-6
         g = np.einsum("nkpc,nkpc->nk", X, Tc, optimize=False) / tt
