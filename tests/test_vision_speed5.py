@@ -65,7 +65,7 @@ def test_plain_fit_residual_is_the_formula(cells):
     np.testing.assert_allclose(R2, (res * res).sum(axis=3), rtol=1e-3, atol=1e-2)
 
 
-def test_detail_fit_takes_the_visible_pixels_means(cells):
+def test_detail_fit_takes_the_visible_pixels_means():
     """A window whose hidden pixels hold anything: only the visible ones count (their means removed)."""
     rng = np.random.default_rng(7)
     dw, r = 20, 1

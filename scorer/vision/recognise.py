@@ -1621,7 +1621,6 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     """
     h, w = img.shape[:2]
     S = 2 * r + 1
-    dy, dx = np.divmod(np.arange(S * S), S)
     whole = int(mask.sum())
     vis = np.ones(dw * dw, np.float32)
     if hidden is not None:
@@ -1638,6 +1637,7 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
         sub = img[yc - r:yc + r + dw, xc - r:xc + r + dw]
         X3 = sliding_window_view(sub, (dw, dw), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(S * S, dw * dw, 3)
     else:
+        dy, dx = np.divmod(np.arange(S * S), S)  # the shifts, for a window off the region's edge
         X3 = _gather(img, xc - r + dx, yc - r + dy, dw).reshape(S * S, dw * dw, 3)
     nv = float(vis.sum())
     T = D
