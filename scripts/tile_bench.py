@@ -26,6 +26,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -65,13 +66,25 @@ def found_grid(rgb: np.ndarray, photo: Path, cache: Path | None):
     from scorer.errors import ScorerError
     from scorer.vision.grid import Grid, find_grid
 
-    f = None if cache is None else cache / (photo.parent.name + "_" + photo.stem + ".grid.json")
+    # Keyed by the photo's whole path and its size and time: two sets with like folder names
+    # (gr/, base/) must not share grids, nor a photo made again in the same place.
+    st = photo.stat()
+    key = hashlib.sha1(f"{photo.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    f = None if cache is None else cache / (photo.parent.name + "_" + photo.stem + "_" + key + ".grid.json")
     if f is not None and f.is_file():
         d = json.loads(f.read_text())
-        return None if d is None else Grid(np.array(d["Hn"]), tuple(d["shape"]), k1=d["k1"], support=d["support"])
+        if d is None:
+            return None
+        # What the tile stage reads of the grid: the fitted lattice and the lattice before the fit.
+        debug = {} if d.get("start") is None else {"start": (np.array(d["start"][0]), d["start"][1])}
+        return Grid(np.array(d["Hn"]), tuple(d["shape"]), k1=d["k1"], k2=d.get("k2", 0.0), support=d["support"],
+                    segments=d.get("segments", 0), debug=debug)
     try:
         g = find_grid(rgb)
-        d = {"Hn": g.Hn.tolist(), "shape": list(g.shape), "k1": g.k1, "support": g.support}
+        start = g.debug.get("start")
+        d = {"Hn": g.Hn.tolist(), "shape": list(g.shape), "k1": g.k1, "k2": g.k2, "support": g.support,
+             "segments": g.segments,
+             "start": None if start is None else [np.asarray(start[0]).tolist(), float(start[1])]}
     except ScorerError:
         g, d = None, None
     if f is not None:
