@@ -51,6 +51,28 @@ def test_tile_hidden_by_a_tent_added_when_asked(scene):
     assert [(t["player"], t["x"], t["y"], t["at"]) for t in reading.tents] == [("green", 1, 1, "W")]
 
 
+@pytest.fixture(scope="module")
+def plain_scene():
+    """The same board with nothing on the mountain GR10 at (0, 0): a plain tile, its nuggets its only picture."""
+    board = dict(GOLDRUSH, meeples=[m for m in GOLDRUSH["meeples"] if (m["x"], m["y"]) != (0, 0)])
+    return _scene(board, seed=12)
+
+
+@pytest.mark.parametrize("plain_rule", [True, False])
+def test_plain_tile_the_tile_stage_left_out_added_back(plain_scene, plain_rule):
+    """Given the plain mountain GR10 at (0, 0), nothing on it, left out by the tile stage (a blurred
+    photo leaves its rock texture unmatched), when read with add_tiles, then it is added back as it
+    lies, though nothing hides any of it, and no cell of the table gets a tile; with refit_add_plain
+    0 (only tiles under something no tile explains are added) it is not."""
+    result, grid = plain_scene
+    placements = _placements(result)
+    del placements[(0, 0)]
+    cfg = FigureConfig() if plain_rule else FigureConfig(refit_add_plain=0.0)
+    reading = read_figures(result.image, grid, placements, cfg, game="goldrush", add_tiles=True)
+    added = {c: (t["tile"], t["rot"]) for c, t in reading.tiles.items() if t.get("added")}
+    assert added == ({(0, 0): ("GR10", 0)} if plain_rule else {})
+
+
 def test_empty_beside_lists_the_free_neighbours_inside_the_photo(scene):
     """Given the six tiles less (1, 0), when listing the empty cells beside them, then (1, 0) is one,
     placed where the lattice puts it moved by its neighbours' drift, and every one is a 4-neighbour

@@ -36,7 +36,8 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    alike but for a small picture (a camp or wild horses) then differ by what
    that picture costs, not by how faint the photo draws it.  On request
    (``add_tiles``) the empty cells beside the tiles are compared too, and a
-   tile a figure hid from the tile stage is added.  The light and residual are then computed
+   tile a figure hid from the tile stage is added, as is a plain tile that
+   some tile explains far better than any patch of table comes to one.  The light and residual are then computed
    again.  In the base game, pixels nearer a figure colour than their art's
    colour count as figures even where the art is of a like colour (a gold bar
    on a city: :func:`_figure_colours`).  Hysteresis, an opening that removes
@@ -201,6 +202,8 @@ class FigureConfig:
     refit_add_coarse: float = 0.35  # an empty cell beside the tiles gets the tile whose small misfit is below this ...
     refit_add_close: float = 0.4  # ... and whose close misfit (as refit_margin's) is below this
     refit_add_hidden: float = 0.04  # ... where something no tile explains (a figure, ore) hides this share of it
+    refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
+    refit_add_plain_close: float = 0.2  # ... and close misfit below this
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
@@ -1113,7 +1116,11 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     be compared too: a figure or an ore stack may hide so much of a tile that
     the tile stage took the cell for the table.  The best tile is added
     (``"added": True``) when both comparisons find it within
-    ``refit_add_coarse`` and ``refit_add_close``.
+    ``refit_add_coarse`` and ``refit_add_close`` and something no tile
+    explains hides ``refit_add_hidden`` of it, or, hidden or not, within
+    ``refit_add_plain`` and ``refit_add_plain_close``: closer than any patch of
+    table comes to a tile (a plain mountain tile in a blurred photo, whose
+    texture the tile stage could not match).
 
     Returns
     -------
@@ -1174,7 +1181,10 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             # Only a cell with something on it that no tile explains is worth it: the
             # table beside the board may look like a plain tile.
             covered = float((r2[order[:2]].min(axis=0) > cfg.refit_hidden ** 2).mean())
-            if coarse.min() > cfg.refit_add_coarse or covered < 0.5 * cfg.refit_add_hidden:
+            # ... or one that some tile explains far better than any patch of table: a plain
+            # tile (a mountain with its nuggets) that a blurred photo left the tile stage unsure of.
+            plain = bool(coarse.min() <= cfg.refit_add_plain)
+            if coarse.min() > cfg.refit_add_coarse or (covered < 0.5 * cfg.refit_add_hidden and not plain):
                 continue
         else:
             gi = index[(t.tile.id, t.rot)]
@@ -1224,7 +1234,8 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         if gi is None:
             _rk, dx, dy, _a = fits[best]
             hidden = 1.0 - float(seen[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge].mean())
-            if mis[best] > cfg.refit_add_close or hidden < cfg.refit_add_hidden:
+            if mis[best] > cfg.refit_add_close or (hidden < cfg.refit_add_hidden
+                                                   and not (plain and mis[best] <= cfg.refit_add_plain_close)):
                 continue
         elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
             continue
