@@ -64,13 +64,10 @@ def truth_lattice(truth: dict, shape: tuple[int, int]):
 
 def found_grid(rgb: np.ndarray, photo: Path, cache: Path | None):
     from scorer.errors import ScorerError
+    from scorer.fileio import write_atomic
     from scorer.vision.grid import Grid, find_grid
 
-    # Keyed by the photo's whole path and its size and time: two sets with like folder names
-    # (gr/, base/) must not share grids, nor a photo made again in the same place.
-    st = photo.stat()
-    key = hashlib.sha1(f"{photo.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
-    f = None if cache is None else cache / (photo.parent.name + "_" + photo.stem + "_" + key + ".grid.json")
+    f = None if cache is None else cache / f"{photo.parent.name}_{photo.stem}_{_photo_key(photo)}.grid.json"
     if f is not None and f.is_file():
         d = json.loads(f.read_text())
         if d is None:
@@ -89,8 +86,15 @@ def found_grid(rgb: np.ndarray, photo: Path, cache: Path | None):
         g, d = None, None
     if f is not None:
         f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(json.dumps(d))
+        write_atomic(f, json.dumps(d))
     return g
+
+
+def _photo_key(photo: Path) -> str:
+    """The photo's whole path, size and time, hashed: two sets with like folder names (gr/, base/)
+    must not share cached grids, nor a photo made again in the same place."""
+    st = photo.stat()
+    return hashlib.sha1(f"{photo.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
 
 
 def same(truth_tile, truth_rot: int, tid: str, rot: int) -> bool:

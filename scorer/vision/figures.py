@@ -37,8 +37,8 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    that picture costs, not by how faint the photo draws it.  On request
    (``add_tiles``) the empty cells beside the tiles are compared too, and a
    tile a figure hid from the tile stage is added, as is a plain tile that
-   some tile explains far better than any patch of table comes to one.  The light and residual are then computed
-   again.  In the base game, pixels nearer a figure colour than their art's
+   some tile explains far better than any patch of table comes to one.  The
+   light and residual are then computed again.  In the base game, pixels nearer a figure colour than their art's
    colour count as figures even where the art is of a like colour (a gold bar
    on a city: :func:`_figure_colours`).  Hysteresis, an opening that removes
    thin seams, and bridges across the gaps between tiles give the blobs.
@@ -1178,13 +1178,14 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         order = [int(k) for k in np.argsort(coarse)[:cfg.refit_top]]
         if c in empty:
             gi = None
-            # Only a cell with something on it that no tile explains is worth it: the
-            # table beside the board may look like a plain tile.
+            # The table beside the board may look like a plain tile: only a cell with something
+            # on it that no tile explains is worth it, or one that some tile explains far better
+            # than any patch of table (a mountain with its nuggets that a blurred photo left the
+            # tile stage unsure of).
             covered = float((r2[order[:2]].min(axis=0) > cfg.refit_hidden ** 2).mean())
-            # ... or one that some tile explains far better than any patch of table: a plain
-            # tile (a mountain with its nuggets) that a blurred photo left the tile stage unsure of.
-            plain = bool(coarse.min() <= cfg.refit_add_plain)
-            if coarse.min() > cfg.refit_add_coarse or (covered < 0.5 * cfg.refit_add_hidden and not plain):
+            best_coarse = float(coarse.min())
+            plain = best_coarse <= cfg.refit_add_plain
+            if best_coarse > cfg.refit_add_coarse or (covered < 0.5 * cfg.refit_add_hidden and not plain):
                 continue
         else:
             gi = index[(t.tile.id, t.rot)]
@@ -1234,8 +1235,8 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         if gi is None:
             _rk, dx, dy, _a = fits[best]
             hidden = 1.0 - float(seen[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge].mean())
-            if mis[best] > cfg.refit_add_close or (hidden < cfg.refit_add_hidden
-                                                   and not (plain and mis[best] <= cfg.refit_add_plain_close)):
+            worth = hidden >= cfg.refit_add_hidden or (plain and mis[best] <= cfg.refit_add_plain_close)
+            if mis[best] > cfg.refit_add_close or not worth:
                 continue
         elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
             continue
