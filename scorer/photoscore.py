@@ -55,6 +55,12 @@ class PhotoScore:
             lines.append(f"{len(cut)} cell(s) cut by the photo's edge were not read: "
                          + " ".join(f"{x},{y}" for x, y in cut[:8]) + ("..." if len(cut) > 8 else ""))
             lines.append("")
+        gone = board.extra.get("photo", {}).get("removed_cells") or []
+        if gone:
+            lines.append(f"{len(gone)} cell(s) looked like the table, not a tile, and were left empty: "
+                         + " ".join(f"{x},{y}" for x, y in gone[:8]) + ("..." if len(gone) > 8 else "")
+                         + " (add a tile there with `scorer fix` if one lies there)")
+            lines.append("")
         lines.append(format_report(self.report).rstrip())
         if self.board_path is not None and not any(board.track.values()):
             from .corrections import fix_command

@@ -397,6 +397,33 @@ def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures
     assert len(board.tiles) == len(truth_of(name).tiles)
 
 
+def test_tile_the_figure_stage_finds_to_be_the_table_is_left_out(monkeypatch):
+    """A tile read that the figure stage reports removed (a patch of table read as a tile) is not on
+    the board, and the photo's record lists the cell among ``removed_cells``."""
+    from scorer.vision import figures, pipeline
+
+    name = "goldrush-sheriff-endgame-easy"
+    real_read_figures = figures.read_figures
+    planted = {}
+
+    def table(rgb, grid, placements, *args, **kwargs):
+        reading = real_read_figures(rgb, grid, placements, *args, **kwargs)
+        held = {(d["x"], d["y"]) for d in reading.meeples + reading.tents + reading.ore}
+        if reading.sheriff:
+            held.add((reading.sheriff["x"], reading.sheriff["y"]))
+        cell = min(c for c in placements if c not in held and c not in reading.tiles)
+        reading.tiles[cell] = {"removed": True, "table": 0.4, "coarse": 0.5}
+        planted["cell"] = cell
+        return reading
+
+    monkeypatch.setattr(figures, "read_figures", table)
+    board = pipeline.read_photo_full(SAMPLES / f"{name}.jpg").board
+    cell = planted["cell"]
+    assert cell not in board.tiles
+    assert len(board.tiles) == len(truth_of(name).tiles) - 1
+    assert board.extra["photo"]["removed_cells"] == [list(cell)]
+
+
 @pytest.mark.parametrize("retry, tiles", [(800, 102), (0, None)])
 def test_photo_shrunk_until_its_tiles_are_too_small_is_read_again_larger(retry, tiles):
     """A photo shrunk to the working size whose tiles come out too small there (20 pixels at 400) is

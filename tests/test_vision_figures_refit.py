@@ -117,3 +117,47 @@ def test_sure_ore_stack_is_never_a_cowboy():
     assert _decide("ore", _decision_features(dict(info), info["shapes"])) > FigureConfig().ore_sure
     assert loose[0] == "ore" and "meeple" in loose and "tent" in loose
     assert _roles(dict(info), "goldrush", FigureConfig()) == ["ore"]
+
+
+@pytest.fixture(scope="module")
+def cloth_scene():
+    """The same board on a striped cloth (white and blue): a patch of it does not look like any tile."""
+    return _scene(GOLDRUSH, seed=12, table="pattern", table_rgb=[0.92, 0.91, 0.87], table_rgb2=[0.15, 0.25, 0.55])
+
+
+@pytest.mark.parametrize("add_tiles", [True, False])
+def test_table_read_as_a_tile_removed_when_asked(cloth_scene, add_tiles):
+    """Given the tile stage's six tiles and a GR06 it read on the cloth beside them at (3, 1), when read
+    with add_tiles, then that cell is reported removed (its visible pixels off by more than
+    refit_table at the median, against any tile), no tile of the board is, and the figures on the
+    board are read as without it; without add_tiles (the caller keeps its tiles) nothing is removed."""
+    result, grid = cloth_scene
+    placements = _placements(result)
+    truth = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush", add_tiles=add_tiles)
+    placements[(3, 1)] = (result.truth.catalog["GR06"], 0)
+    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush", add_tiles=add_tiles)
+    removed = {c: t for c, t in reading.tiles.items() if t.get("removed")}
+    if add_tiles:
+        assert list(removed) == [(3, 1)]
+        assert removed[(3, 1)]["table"] > FigureConfig().refit_table
+    else:
+        assert removed == {}
+    assert not any(t.get("removed") for t in truth.tiles.values())
+    figures = sorted((m["player"], m["x"], m["y"], m["at"]) for m in reading.meeples)
+    assert figures == sorted((m["player"], m["x"], m["y"], m["at"]) for m in truth.meeples)
+
+
+def test_table_like_leaves_out_hidden_pixels():
+    """Given squared residuals of two arts over a 4 x 4 cell, when judged, then the pixels above
+    refit_hidden (a figure) are left out, the better art's median of the rest counts, and a cell
+    hidden over more than refit_table_seen of it against every art is not judged (0.0)."""
+    from scorer.vision.figures import _table_like
+
+    cfg = FigureConfig()
+    a = np.full((4, 4), 0.3 ** 2, np.float32)
+    a[:2, :2] = 1.0  # a figure: hidden, left out
+    b = np.full((4, 4), 0.5 ** 2, np.float32)
+    assert _table_like(np.stack([a, b]), cfg) == pytest.approx(0.3)
+    hidden = np.full((4, 4), 1.0, np.float32)
+    hidden[0, :3] = 0.01
+    assert _table_like(np.stack([hidden, hidden]), cfg) == 0.0

@@ -37,7 +37,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    that picture costs, not by how faint the photo draws it.  On request
    (``add_tiles``) the empty cells beside the tiles are compared too, and a
    tile a figure hid from the tile stage is added, as is a plain tile that
-   some tile explains far better than any patch of table comes to one.  The
+   some tile explains far better than any patch of table comes to one; a tile
+   read whose visible pixels no tile explains is removed (a patch of
+   patterned cloth or play mat the tile stage took for a tile).  The
    light and residual are then computed again.  In the base game, pixels nearer a figure colour than their art's
    colour count as figures even where the art is of a like colour (a gold bar
    on a city: :func:`_figure_colours`).  Hysteresis, an opening that removes
@@ -205,6 +207,8 @@ class FigureConfig:
     refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
     refit_add_plain_close: float = 0.2  # ... and close misfit below this
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
+    refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
+    refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
     ore_demote: float = 1.5  # a black candidate read as a tent but not taken as one is an ore stack when the ore logit is above minus this (0: never)
@@ -1120,12 +1124,16 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     explains hides ``refit_add_hidden`` of it, or, hidden or not, within
     ``refit_add_plain`` and ``refit_add_plain_close``: closer than any patch of
     table comes to a tile (a plain mountain tile in a blurred photo, whose
-    texture the tile stage could not match).
+    texture the tile stage could not match).  With ``empty`` given, a tile
+    read is also removed (``"removed": True``, ``"table"``: the residual of
+    :func:`_table_like`) where neither the tile read nor the tile the small
+    comparison fits best explains the visible pixels closer than
+    ``refit_table`` at the median: a patch of table read as a tile.
 
     Returns
     -------
     dict cell -> {"tile": TileType, "rot": int, "A": (2, 3) ndarray, "art": (P, P, 3) ndarray,
-    "misfit": float, "misfit_read": float}
+    "misfit": float, "misfit_read": float}, or {"removed": True, "table": float, "coarse": float}
     """
     P = canvas.px
     S = cfg.refit_px
@@ -1143,6 +1151,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         r = cv2.warpAffine(res, Ai, (P, P), flags=cv2.INTER_NEAREST)[edge:P - edge, edge:P - edge]
         if (r > cfg.residual_low).mean() >= cfg.refit_min_frac:
             look.append(c)
+    add = empty is not None  # the caller edits its board: tiles may be added and removed
     empty = dict(empty or {})
     for c, A in empty.items():
         tiles = {**tiles, c: _Tile(c, None, 0, A, 0.0)}  # type: ignore[arg-type]
@@ -1175,6 +1184,12 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         dark = cfg.dark_weight * np.maximum(0.0, np.log(cfg.dark_luma / (yo + 1.0)))
         r2 += np.where(lr < math.log(cfg.dark_ratio), dark * dark, 0.0)
         coarse = np.minimum(np.sqrt(r2), 1.0).mean(axis=(1, 2))
+        if c not in empty and add and cfg.refit_table > 0:
+            gi = index[(t.tile.id, t.rot)]
+            off = _table_like(r2[[gi, int(np.argmin(coarse))]], cfg)
+            if off > cfg.refit_table:
+                out[c] = {"removed": True, "table": round(off, 4), "coarse": round(float(coarse.min()), 4)}
+                continue
         order = [int(k) for k in np.argsort(coarse)[:cfg.refit_top]]
         if c in empty:
             gi = None
@@ -1249,7 +1264,33 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
                   "misfit_read": 1.0 if gi is None else round(mis[gi], 4)}
         if gi is None:
             out[c]["added"] = True
+    read = [c for c in tiles if c not in empty]
+    if read and all(out.get(c, {}).get("removed") for c in read):
+        # Every tile looks like the table: nothing is left to tell the table by; the tile stage's reading stands.
+        for c in read:
+            del out[c]
     return out
+
+
+def _table_like(r2: np.ndarray, cfg: FigureConfig) -> float:
+    """How far the best of some tiles' arts leaves a cell's visible pixels: the least median residual.
+
+    ``r2`` is (K, S, S) float32, the squared residual of the cell's small photo
+    (``refit_px``) against K arts.  Pixels above ``refit_hidden`` are hidden
+    (a figure, an ore stack) and left out, as in :func:`_refit`.  A tile fits
+    the pixels a figure leaves visible closely (median below 0.2 on the
+    development photos, blurred and turned ones included); a patch of table (a
+    cloth's stripes or checks, a green play mat) that the tile stage took for a
+    tile is off over most of it (0.25-0.9).  Returns 0.0 when less than
+    ``refit_table_seen`` of the cell is visible against every art: too hidden
+    to judge.
+    """
+    best = math.inf
+    for rk in r2:
+        vis = rk < cfg.refit_hidden ** 2
+        if vis.mean() >= cfg.refit_table_seen:
+            best = min(best, float(np.median(np.sqrt(rk[vis]))))
+    return 0.0 if best == math.inf else best
 
 
 # --------------------------------------------------------------------------- blobs
@@ -1747,7 +1788,9 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         the photo with every catalogue tile: a tile found there (a figure or
         an ore stack hid it from the tile stage) is reported in
         ``FigureReading.tiles`` with ``"added": True``, and figures on it are
-        read.  The caller must then add those tiles to its board.
+        read.  A tile read that looks like the table rather than any tile is
+        reported with ``"removed": True`` and no figure is read on it.  The
+        caller must then add and remove those tiles on its board.
 
     Returns
     -------
@@ -1794,6 +1837,11 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         out.debug["looks"] = looks
         out.unreadable = sorted(c for c, v in looks.items() if v["best"] > cfg.max_misfit)
         for c, f in refits.items():
+            if f.get("removed"):
+                # A patch of table read as a tile: no figure is read on it.
+                out.tiles[c] = {"removed": True, "table": f["table"], "coarse": f["coarse"]}
+                del tiles[c], arts[c]
+                continue
             tiles[c] = _Tile(c, f["tile"], f["rot"], f["A"], tiles[c].score if c in tiles else 0.0)
             arts[c] = f["art"]
             out.tiles[c] = {"tile": f["tile"].id, "rot": f["rot"], "misfit": f["misfit"],

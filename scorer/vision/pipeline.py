@@ -296,7 +296,14 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
     # The figure stage's second look replaces tiles that another tile explains clearly better,
     # and adds the tiles a figure or ore stack hid from the tile stage.
     looks = getattr(figs, "tiles", {})
+    for c in [c for c, look in looks.items() if look.get("removed")]:
+        # A patch of table the tile stage took for a tile: no tile explains what is seen there.
+        log.debug("tile %s at %s removed: the table (visible pixels off by %.2f at the median)",
+                  placements[c][0].id if c in placements else None, c, looks[c]["table"])
+        placements.pop(c, None)
     for c, look in looks.items():
+        if look.get("removed"):
+            continue
         if c in placements and look["tile"] in catalog:
             placements[c] = (catalog[look["tile"]], int(look["rot"]))
     for c in [c for c, look in looks.items() if look.get("added")]:
@@ -326,6 +333,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "size": [int(rgb.shape[1]), int(rgb.shape[0])],
         "grid": {"homography": np.round(grid.H, 9).tolist(), "support": round(float(grid.support), 3)},
         "cut_cells": [list(c) for c in getattr(tiles, "cut", [])],
+        "removed_cells": [list(c) for c, look in sorted(looks.items()) if look.get("removed")],
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
@@ -386,7 +394,8 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
     looks = getattr(figs, "tiles", {})
     added = {c: look for c, look in looks.items()
              if look.get("added") and c not in tiles.cells and look["tile"] in catalog}
-    for (x, y) in sorted(set(tiles.cells) | set(added), key=lambda c: (c[1], c[0])):
+    removed = {c for c, look in looks.items() if look.get("removed")}
+    for (x, y) in sorted((set(tiles.cells) | set(added)) - removed, key=lambda c: (c[1], c[0])):
         look = looks.get((x, y))
         if (x, y) in added:
             # Read empty by the tile stage, but a tile explains the cell around a figure
