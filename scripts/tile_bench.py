@@ -67,13 +67,15 @@ def found_grid(rgb: np.ndarray, photo: Path, cache: Path | None):
     from scorer.fileio import write_atomic
     from scorer.vision.grid import Grid, find_grid
 
-    f = None if cache is None else cache / f"{photo.parent.name}_{photo.stem}_{_photo_key(photo)}.grid.json"
+    f = None if cache is None else cache / f"{photo.parent.name}_{photo.stem}_{_photo_key(photo)}.grid2.json"
     if f is not None and f.is_file():
         d = json.loads(f.read_text())
         if d is None:
             return None
-        # What the tile stage reads of the grid: the fitted lattice and the lattice before the fit.
+        # What the tile stage reads of the grid: the fitted lattice, the lattice before the fit and
+        # the other lattices the seams allow.
         debug = {} if d.get("start") is None else {"start": (np.array(d["start"][0]), d["start"][1])}
+        debug["alternatives"] = [(np.array(H), k1, k2) for H, k1, k2 in d.get("alternatives", [])]
         return Grid(np.array(d["Hn"]), tuple(d["shape"]), k1=d["k1"], k2=d.get("k2", 0.0), support=d["support"],
                     segments=d.get("segments", 0), debug=debug)
     try:
@@ -81,7 +83,9 @@ def found_grid(rgb: np.ndarray, photo: Path, cache: Path | None):
         start = g.debug.get("start")
         d = {"Hn": g.Hn.tolist(), "shape": list(g.shape), "k1": g.k1, "k2": g.k2, "support": g.support,
              "segments": g.segments,
-             "start": None if start is None else [np.asarray(start[0]).tolist(), float(start[1])]}
+             "start": None if start is None else [np.asarray(start[0]).tolist(), float(start[1])],
+             "alternatives": [[np.asarray(H).tolist(), float(k1), float(k2)]
+                              for H, k1, k2 in g.debug.get("alternatives", [])]}
     except ScorerError:
         g, d = None, None
     if f is not None:

@@ -12,6 +12,12 @@ Measured on its 200 photos and on the 200 of the Gold Rush series of seed
 9920001: the grid stage's lattice was wrong on 5 base photos; the check put 4
 right (photos 139: half the period, 147: twice it, 60: a dotted cloth, 4/3 of
 it along one axis, 187: bent by the fit) and replaced no right lattice.
+
+Later, on the base series of seed 9924002: the lattice half a tile off (photo
+18: green fields side by side show hardly any seam) and two lattices the seams
+of something else framed better (109: a floor's tiles, 168: a striped cloth)
+were put right by the tiles among the grid stage's other lattices; on the 400
+photos of seeds 9923001 and 9923002 no lattice was replaced by them.
 """
 
 from __future__ import annotations
@@ -102,6 +108,76 @@ def test_a_lattice_bent_by_the_fit_goes_back_to_the_one_before(easy):
     fixed, _ = check_lattice(rgb, bent, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == "before the fit"
     assert share_right(fixed, res, rgb) == 1.0
+
+
+def test_a_lattice_half_a_tile_off_is_moved_onto_the_tiles(easy):
+    """Lines through the tiles' middles (the seams of green fields side by side hardly show, the
+    lines across roads and rivers do): the lattice moved by half a tile replaces it."""
+    res, rgb, grid = easy
+    sx, sy = rgb.shape[1] / res.image.shape[1], rgb.shape[0] / res.image.shape[0]
+    centres = np.array([np.mean(res.cell_corners[c], axis=0) for c in res.truth.tiles]) * [sx, sy]
+
+    def centred(g) -> float:
+        # Share of the true tile centres within a quarter tile of a lattice cell's centre.
+        q = g.to_lattice(centres)
+        return float(np.mean(np.abs(q - np.floor(q) - 0.5).max(axis=1) < 0.25))
+
+    wrong = scaled(grid, 1.0, (0.0, 0.5))
+    assert centred(grid) == 1.0 and centred(wrong) == 0.0
+    fixed, _ = check_lattice(rgb, wrong, CATALOGS, default_config())
+    assert fixed.debug["lattice_check"] == "half a tile off"
+    assert centred(fixed) == 1.0
+
+
+def test_another_lattice_the_seams_allow_replaces_a_wrong_one(easy):
+    """A lattice of cells 1.6 tiles wide (none of the periods tried), with the tiles' lattice among
+    the grid stage's alternatives, gives way to it; with no alternatives (or none tried) it stays."""
+    res, rgb, grid = easy
+    wrong = scaled(grid, 1.6, (0.3, 0.2))
+    assert share_right(wrong, res, rgb) < 0.7
+    wrong.debug["alternatives"] = [(scaled(grid, 1.3).Hn, grid.k1, grid.k2), (grid.Hn, grid.k1, grid.k2)]
+    fixed, survey = check_lattice(rgb, wrong, CATALOGS, default_config())
+    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
+    assert share_right(fixed, res, rgb) == 1.0
+    assert len(survey.cells) > len(res.truth.tiles)
+    none = dataclasses.replace(default_config(), lattice_alternatives=0)
+    assert check_lattice(rgb, wrong, CATALOGS, none)[0] is wrong
+
+
+def test_find_grid_keeps_distinct_alternatives(easy):
+    """The grid stage's other lattices are each another lattice than the one chosen (and than each
+    other) round the photo's middle, north up."""
+    from scorer.vision.grid import Grid, _same_lattice
+
+    res, rgb, _ = easy
+    found = find_grid(rgb, load_config().grid)
+    alts = [Grid(np.asarray(H), found.shape, k1, k2=k2) for H, k1, k2 in found.debug["alternatives"]]
+    assert 0 < len(alts) <= load_config().grid.alternatives + 2
+    middle = np.array([rgb.shape[1] / 2, rgb.shape[0] / 2], float)
+    assert not any(_same_lattice(a, found, middle) for a in alts[2:])
+    for a in alts:
+        up = a.to_lattice(np.array([[100.0, 300.0], [100.0, 200.0]]))
+        assert up[1, 1] < up[0, 1]  # north points to the photo's top
+
+
+def test_fit_to_seams_brings_a_slightly_wrong_lattice_onto_the_seams(easy):
+    """A lattice 3% too large about the board's middle is fitted back onto the seams."""
+    from scorer.vision.grid import fit_to_seams
+
+    res, rgb, grid = easy
+    cells = np.array(list(res.truth.tiles), float)
+    m = np.median(cells, axis=0) + 0.5
+    S = np.array([[1 / 1.03, 0, m[0] * (1 - 1 / 1.03)], [0, 1 / 1.03, m[1] * (1 - 1 / 1.03)], [0, 0, 1.0]])
+    off = dataclasses.replace(grid, Hn=S @ grid.Hn, debug={})
+    fitted = fit_to_seams(rgb, off, cells, load_config().grid)
+    corners = grid.to_photo(np.concatenate([cells, cells + 1.0]))
+
+    def error(g):
+        q = g.to_lattice(corners)
+        return float(np.abs(q - np.round(q)).max())
+
+    assert error(off) > 0.1
+    assert error(fitted) < 0.05
 
 
 @pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "half the period"),

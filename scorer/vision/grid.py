@@ -123,6 +123,7 @@ class GridConfig:
     # Choosing the lattice.
     snap_tol: float = 0.12  # tile units
     rescore: int = 40  # candidates checked against the photo
+    alternatives: int = 6  # candidates not chosen kept (most seams framed first) for the tile stage to check
     max_scored_cells: int = 3000
     repeat_grey: float = 8.0  # mean grey difference below which two cells look alike (a cloth's pattern)
     min_parity_balance: float = 0.5  # seams on odd vs even lattice lines; less is half the tile size
@@ -185,7 +186,11 @@ class Grid:
     debug : dict
         What the search saw (``framed_cells``; ``tiles``: the tiles the lattice
         chosen frames, :func:`_tile_score`; ``start``: the lattice before the
-        least-squares fit, north up, with its ``k1``), for development.
+        least-squares fit, north up, with its ``k1``; ``alternatives``: other
+        lattices the seams allow, ``(Hn, k1, k2)`` each, north up: the other
+        passes' and the candidates framing the most seams that were not
+        chosen), for development and for the tile stage's check
+        (:func:`scorer.vision.recognise.check_lattice`).
     k2 : float
         Second radial distortion coefficient.
     """
@@ -412,7 +417,59 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
             first = found[0]
     if first is None:
         raise error from None
+    # The other passes' lattices go first among those the tile stage may check (recognise.check_lattice).
+    first.debug["alternatives"] = [(g.Hn, g.k1, g.k2) for g in found if g is not first] + list(
+        first.debug.get("alternatives", []))
     return first
+
+
+def fit_to_seams(rgb: np.ndarray, start: Grid, cells: np.ndarray, cfg: GridConfig | None = None) -> Grid:
+    """Fit a lattice chosen by other evidence than the seams (the tiles') to the photo's seams.
+
+    The lattice and the lens (``k1``, ``k2``) are refined as :func:`find_grid`
+    refines the lattice it chooses (:func:`_fit`, grown from the middle of
+    ``cells``), on the straight seams of the photo less a cloth's repeating
+    ones.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB, the pixels ``start`` maps.
+    start : Grid
+        The lattice to refine, north up.
+    cells : (N, 2) ndarray
+        Lattice cells that hold tiles (the board), tile units.
+    cfg : GridConfig, optional
+
+    Returns
+    -------
+    Grid
+        The refined lattice (north up), or ``start`` when the fit would move
+        the board's cells far (``_close``) or too few seams were found.
+    """
+    cfg = cfg or GridConfig()
+    h, w = rgb.shape[:2]
+    if len(cells) == 0:
+        return start
+    scale = min(1.0, cfg.work_side / max(h, w))
+    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else rgb
+    gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    evidence = _Evidence(gray, cfg)
+    segs = _without_cloth(_segments(gray, cfg), evidence, cfg)
+    if len(segs) < 2 * cfg.min_family_segments:
+        return start
+    hs, ws = evidence.hs, evidence.ws
+    half = 0.5 * np.hypot(ws, hs)
+    q1 = (segs[:, :2] - [ws / 2, hs / 2]) / half
+    q2 = (segs[:, 2:4] - [ws / 2, hs / 2]) / half
+    middle = np.median(np.asarray(cells, np.float64), axis=0) + 0.5
+    Hn, k1, k2, _ = _fit(start.Hn, start.k1, q1, q2, half, cfg, middle)
+    probe = _distort(_apply(np.linalg.inv(start.Hn), np.asarray(cells, np.float64) + 0.5), start.k1, start.k2)
+    if not _close((start.Hn, start.k1, start.k2), (Hn, k1, k2), probe):
+        return start
+    grid = Grid(Hn, (h, w), k1, start.support, start.segments, dict(start.debug), k2)
+    grid.Hn = _north_up(grid)
+    return grid
 
 
 def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple[int, int],
@@ -471,6 +528,16 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
             "more from above (less tilt) and with more light"
         )
     H0, score, k1_0, usegs0, keep = best
+    # Other lattices the seams allow, most seams framed first, one of each (the same lattice at
+    # another k1 is not another), for the tile stage to check (recognise.check_lattice).
+    middle = np.array([w / 2, h / 2], dtype=np.float64)
+    others: list[Grid] = [Grid(H0, (h, w), k1_0)]
+    for c in pool:
+        if len(others) > cfg.alternatives:
+            break
+        g = Grid(c[0], (h, w), c[2])
+        if not any(_same_lattice(g, o, middle) for o in others):
+            others.append(g)
     # A lattice chosen framing tiles well keeps its period where halving or rescaling it would
     # frame far fewer (_settle); one framing few (blurred seams seen in parts, where a lattice of
     # 2 x 2 tiles may frame more than the tiles) says too little for that.
@@ -520,6 +587,7 @@ def _lattice_from_segments(segs: np.ndarray, evidence: "_Evidence", shape: tuple
         raise exc
     grid.Hn = _north_up(grid)
     grid.debug["start"] = (_north_up(Grid(H0, (h, w), k1_0)), k1_0)
+    grid.debug["alternatives"] = [(_north_up(g), g.k1, 0.0) for g in others[1:]]
     return grid
 
 

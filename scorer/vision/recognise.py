@@ -210,6 +210,9 @@ class TileConfig:
     lattice_period_gain: float = 0.12  # ... one of which replaces it when rated this much better ...
     lattice_period_min: float = 0.85  # ... and at least this ...
     lattice_min_tiles: float = 8.0  # ... with this many more cells (of the smaller size) matching at board_score
+    lattice_alternatives: int = 6  # ... and so are this many of the other lattices the seams allow (grid.debug["alternatives"]; 0: none) ...
+    lattice_same: float = 0.2  # ... that put the cells looking like tiles elsewhere: corners this far off its lines, tile units
+    lattice_alt_larger: float = 4.0  # ... and whose cells are at most this many times as large in the photo
     lattice_start_move: float = 0.25  # the lattice before the fit is rated too when the board's cells lie this far apart on the two, tile units ...
     lattice_start_gain: float = 1.5  # ... and replaces the fit when this many times its cells (plus lattice_min_tiles) match on it
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
@@ -2332,7 +2335,9 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
 
     * Rated below ``lattice_check_below`` on its ``lattice_top`` best cells,
       the lattice is compared with those of half its period, of twice its
-      period (at each of the four phases) and of 3/4 or 4/3 its period along
+      period (at each of the four phases), moved by half a tile (its lines
+      through the tiles' middles: seams of green fields side by side hardly
+      show, the lines across the tiles' roads and rivers do) and of 3/4 or 4/3 its period along
       one axis (at each phase where their lines meet), each surveyed around
       the best matching cells only, both on the best cells covering the same
       area (``lattice_top`` cells of the smaller size).  One of them
@@ -2340,6 +2345,8 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
       ``lattice_period_min`` and no worse than the lattice under any
       catalogue, with ``lattice_min_tiles`` more cells (of the smaller size)
       matching.
+    * Rated so, the other lattices the grid stage found (``grid.debug["alternatives"]``)
+      are rated too and one may replace it on the same terms (:func:`_other_lattice`).
     * When the board's cells lie ``lattice_start_move`` tile or more apart on
       the lattice before the grid stage's fit (``grid.debug["start"]``) and
       after it, the one before replaces the fit when ``lattice_start_gain``
@@ -2404,7 +2411,8 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
         # covering the same area, lattice_top cells of the smaller size, and by its cells
         # matching at board_score, counted in cells of the smaller size.
         trials = [("half the period", (0.5, 0.5), (0.0, 0.0))] + [
-            ("twice the period", (2.0, 2.0), (float(a), float(b))) for a in (0, 1) for b in (0, 1)]
+            ("twice the period", (2.0, 2.0), (float(a), float(b))) for a in (0, 1) for b in (0, 1)] + [
+            ("half a tile off", (1.0, 1.0), ab) for ab in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5))]
         # A period 3/4 or 4/3 of the tiles' along one axis (seams and a cloth's pattern beating):
         # its lines meet the tiles' every 3 or 4 of them, at any of those phases.
         for axis in (0, 1):
@@ -2429,6 +2437,10 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
                 chosen = (name, g, None, float(now.max()))
+    if chosen is None and rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
+        chosen = _other_lattice(rgb, grid, survey, best, tiles, rate, top, cfg,
+                                lambda g, i: read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance,
+                                                        art_dir=art_dir))
     start = grid.debug.get("start")
     if chosen is None and start is not None:
         g0 = dataclasses.replace(grid, Hn=np.asarray(start[0], float), k1=float(start[1]), k2=0.0,
@@ -2453,6 +2465,118 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     if sv is None:
         sv = survey_lattice(rgb, g, cfg)  # the trial surveyed only around the best cells
     return g, sv
+
+
+def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.ndarray, tiles: np.ndarray,
+                   rate: Any, top: Any, cfg: TileConfig, read: Any) -> tuple[str, Grid, LatticeSurvey, float] | None:
+    """The best of the grid stage's other lattices (``grid.debug["alternatives"]``) that the tiles prefer.
+
+    The seams may frame another lattice better than the tiles' own (the
+    squares of a score board beside a small board, a cloth's stripes, the
+    tiles of a floor), and tiles whose seams hardly show (green fields side by
+    side) frame theirs weakly.  Of the first ``lattice_alternatives`` other
+    lattices, those that put the cells looking like tiles elsewhere than
+    ``grid`` does (cell corners more than ``lattice_same`` tile off the other
+    lattice's lines) and whose cells are at most ``lattice_alt_larger`` times
+    as large are surveyed where the tiles seem to lie (as the period trials
+    are) and rated as :func:`check_lattice` rates the lattices of other
+    periods, their cells
+    counted in cells of the smaller size (``area``: a cell's size in the
+    photo, near the board, against ``grid``'s).  The best that passes is
+    then fitted to the seams (:func:`scorer.vision.grid.fit_to_seams`: the
+    grid stage fitted only the lattice it chose), the fit kept where the tiles
+    match it no worse.  Last, both lattices are read (``read(lattice,
+    catalogue index)``: :func:`read_tiles` under the catalogue that rated the
+    new one best) and the new one is taken only when its tiles match their
+    templates better on average: plain sand cut into smaller cells matches
+    the Gold Rush art at the coarse scale, not in detail.  Returns (name,
+    lattice, survey, rating), or None.
+    """
+    best_any = best.max(axis=0)
+    order = np.argsort(-best_any)[:cfg.lattice_top]
+    cells = survey.cells[order].astype(np.float64)
+    corners = np.concatenate([cells, cells + (1.0, 0.0), cells + (0.0, 1.0)])
+    photo = grid.to_photo(corners)
+    centre = grid.to_photo(np.median(cells, axis=0, keepdims=True) + 0.5)
+    # Where the tiles seem to lie, with a margin of a few cells, as the period trials survey: a
+    # steep photo shows far more table than board, and a wood or a sand-coloured cloth matches the
+    # Gold Rush art somewhat anywhere.
+    near = survey.cells[np.argsort(-best_any)[:2 * cfg.lattice_top]].astype(np.float64)
+    lo, hi = np.percentile(near, 10, axis=0) - 2.0, np.percentile(near, 90, axis=0) + 3.0
+    box = grid.to_photo(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]))
+
+    def cell_area(g: Grid) -> float:
+        # Photo area of a lattice cell at the board's middle (pixels^2), from a small step of it.
+        p = centre[0]
+        q = g.to_lattice(np.array([p, p + (4.0, 0.0), p + (0.0, 4.0)]))
+        a, b = q[1] - q[0], q[2] - q[0]
+        return 16.0 / max(abs(float(a[0] * b[1] - a[1] * b[0])), 1e-12)
+
+    here = cell_area(grid)
+    chosen = None
+    tried: list[np.ndarray] = []  # corners (photo pixels) of the lattices rated, near the board
+    for Hn, k1, k2 in grid.debug.get("alternatives", [])[:cfg.lattice_alternatives]:
+        g = dataclasses.replace(grid, Hn=np.asarray(Hn, float), k1=float(k1), k2=float(k2), debug=dict(grid.debug))
+        g.debug.pop("alternatives", None)
+        if not np.all(np.isfinite(g.to_lattice(photo))):
+            continue
+        if _same_cells(g, photo, cfg.lattice_same) or any(
+                _same_cells(g, pts, cfg.lattice_same) for pts in tried):
+            continue
+        mine = np.floor(g.to_lattice(centre)[0]) + np.stack(np.meshgrid(np.arange(-2, 3), np.arange(-2, 3)), -1
+                                                            ).reshape(-1, 2)
+        tried.append(g.to_photo(mine.astype(np.float64)))
+        area = cell_area(g) / here
+        if area > cfg.lattice_alt_larger:
+            continue
+        there = g.to_lattice(box)
+        if not np.all(np.isfinite(there)):
+            continue
+        t2, b2, sv = rate(g, within=(np.floor(there.min(axis=0)), np.ceil(there.max(axis=0))))
+        if sv is None:
+            continue
+        was = top(best, cfg.lattice_top * min(1.0, area))
+        now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
+        ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
+              & (t2 * max(1.0, area) >= tiles * max(1.0, 1 / area) + cfg.lattice_min_tiles))
+        log.debug("another lattice the seams allow (cells %.2f times as large): rated %s (%s cells) against %s "
+                  "(%s cells)", area, np.round(now, 2), t2, np.round(was, 2), tiles)
+        if ok.any() and (chosen is None or now.max() > chosen[3]):
+            chosen = ("another lattice the seams allow", g, sv, float(now.max()), t2, b2)
+    if chosen is None:
+        return None
+    from .grid import fit_to_seams
+
+    name, g, sv, rated, t2, b2 = chosen
+    fitted = fit_to_seams(rgb, g, sv.cells[b2.max(axis=0) >= cfg.board_score])
+    if fitted is not g:
+        t3, b3, sv3 = rate(fitted)
+        log.debug("the lattice fitted to the seams: rated %s (%s cells) against %s (%s cells) before",
+                  np.round(top(b3, cfg.lattice_top), 2), t3, np.round(top(b2, cfg.lattice_top), 2), t2)
+        if sv3 is not None and t3.max() >= t2.max() and top(b3, cfg.lattice_top).max() >= top(b2, cfg.lattice_top).max():
+            g, sv = fitted, sv3
+    which = int(np.argmax(top(b2, cfg.lattice_top)))
+
+    def fine(lattice: Grid) -> float:
+        # Mean fine match of the tiles read on a lattice (-1: none read).
+        try:
+            cells = read(lattice, which).cells.values()
+        except PhotoError:
+            return -1.0
+        return float(np.mean([c.score for c in cells])) if cells else -1.0
+
+    now, was = fine(g), fine(grid)
+    log.debug("tiles read on the other lattice match %.2f on average, on the lattice found %.2f", now, was)
+    return (name, g, sv, rated) if now > was else None
+
+
+def _same_cells(g: Grid, photo: np.ndarray, tol: float) -> bool:
+    """Whether lattice ``g`` has its lines through (nearly all of) the photo points ``photo`` (N, 2),
+    pixels: cell corners of another lattice, which is then the same up to whole cells and quarter turns."""
+    q = g.to_lattice(photo)
+    if not np.all(np.isfinite(q)):
+        return False
+    return float(np.percentile(np.abs(q - np.round(q)).max(axis=1), 90)) < tol
 
 
 def _board_cells(cells: np.ndarray, best: np.ndarray, cfg: TileConfig) -> np.ndarray:
