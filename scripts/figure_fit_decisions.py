@@ -8,35 +8,44 @@ between the two answers it chooses from:
 
 * ``gold``: Goldmines gold bars (positive) or a yellow follower;
 * ``sheriff``: the Sheriff (positive) or a yellow cowboy or tent;
-* ``tent``: a tent (positive) or a cowboy, standing or lying;
-* ``tent_black``: the same for black candidates alone (their faces show little shading);
-  the tent features end with the blob's outline cues (``figures._BLOB_SHAPE``), which only
-  ``tent_black`` weighs: the ``tent`` weights keep 0 there;
+* ``tent``: a tent (positive) or a cowboy, standing or lying, of any colour but black;
+* ``tent_black``: the same for black candidates (their faces show little shading);
 * ``ore``: an ore stack (positive) or a black cowboy or tent.
 
-Prints the weights in the form of ``_DECISIONS`` and the training and
-held-out error of the old and new weights.
+The two tent decisions are of second order (``figures.SECOND_ORDER``): they weigh
+the tent features and every product of two of them
+(:func:`scorer.vision.figures.second_order`), so an outline cue may count for
+more or less as the shading fit is clear or not.  The others are linear.
+
+Prints the weights of the linear decisions in the form of ``_DECISIONS``,
+writes the second-order ones with ``--write`` (the JSON file
+``scorer/vision/decisions.json`` that the figure stage loads), and prints the
+training and held-out error of the old and new weights.
 
 Usage::
 
     .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --test DEV.pkl [...]
+    .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --write scorer/vision/decisions.json --about "..."
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
 
 import numpy as np
 
+from scorer.fileio import write_atomic
 from scorer.vision import figures
 
-#: Which labelled candidates each decision is fitted on: (positive labels, negative labels, colour classes, game).
+#: Which labelled candidates each decision is fitted on: (positive labels, negative labels, colour classes, game);
+#: colour classes None: any, a string: any but that one.
 SETS = {
     "gold": ({"gold"}, {"meeple_standing", "meeple_lying"}, {"gold", "yellow"}, "carcassonne"),
     "sheriff": ({"sheriff"}, {"meeple_standing", "meeple_lying", "tent"}, {"gold", "yellow"}, "goldrush"),
-    "tent": ({"tent"}, {"meeple_standing", "meeple_lying"}, None, "goldrush"),
+    "tent": ({"tent"}, {"meeple_standing", "meeple_lying"}, "black", "goldrush"),
     "tent_black": ({"tent"}, {"meeple_standing", "meeple_lying"}, {"black"}, "goldrush"),
     "ore": ({"ore"}, {"meeple_standing", "meeple_lying", "tent"}, {"black"}, "goldrush"),
 }
@@ -53,7 +62,9 @@ def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
     for r in rows:
         if r.get("game") != game or key not in r.get("feats", {}):
             continue
-        if classes is not None and r.get("class") not in classes:
+        if isinstance(classes, str) and r.get("class") == classes:
+            continue
+        if isinstance(classes, set) and r.get("class") not in classes:
             continue
         if r["label"] in pos:
             y.append(1)
@@ -61,8 +72,19 @@ def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
             y.append(0)
         else:
             continue
-        X.append(np.asarray(r["feats"][key], dtype=np.float64))
+        x = np.asarray(r["feats"][key], dtype=np.float64)
+        X.append(figures.second_order(x) if name in figures.SECOND_ORDER else x)
     return np.array(X), np.array(y)
+
+
+def old_weights(name: str) -> tuple[np.ndarray, float] | None:
+    """The weights the figure stage has now for decision ``name`` (None: it has none)."""
+    if name in figures.SECOND_ORDER:
+        return figures.SECOND_ORDER[name]
+    if name in figures._DECISIONS:
+        w, b = figures._DECISIONS[name]
+        return np.array(w), b
+    return None
 
 
 def fit(X: np.ndarray, y: np.ndarray, l2: float = 1.0, rounds: int = 50, balance: bool = True) -> tuple[np.ndarray, float]:
@@ -99,9 +121,12 @@ def main(argv=None) -> int:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--only", default="")
     ap.add_argument("--unbalanced", action="store_true", help="every example weighs alike (fewest errors)")
+    ap.add_argument("--write", default="", help="write the second-order decisions to this JSON file")
+    ap.add_argument("--about", default="", help="with --write: where the weights come from (kept in the file)")
     args = ap.parse_args(argv)
     train = [r for f in args.train for r in pickle.load(open(f, "rb"))]
     test = [r for f in args.test for r in pickle.load(open(f, "rb"))]
+    written = {}
     for name in SETS:
         if args.only and name not in args.only.split(","):
             continue
@@ -110,15 +135,25 @@ def main(argv=None) -> int:
             print(f"{name}: too few examples ({len(y)})")
             continue
         w, b = fit(X, y, args.l2, balance=not args.unbalanced)
-        ow, ob = figures._DECISIONS.get(name, figures._DECISIONS[FEATURES.get(name, name)])
-        ow = np.array(ow)
-        msg = f"{name}: train n={len(y)} pos={int(y.sum())}  old FP/FN {errors(X, y, ow, ob)}  new {errors(X, y, w, b)}"
+        old = old_weights(name)
+        was = (lambda X_, y_: errors(X_, y_, *old)) if old is not None and len(old[0]) == X.shape[1] else (lambda X_, y_: "-")
+        msg = f"{name}: train n={len(y)} pos={int(y.sum())}  old FP/FN {was(X, y)}  new {errors(X, y, w, b)}"
         if test:
             Xt, yt = dataset(test, name)
             if len(yt):
-                msg += f" | test n={len(yt)} pos={int(yt.sum())} old {errors(Xt, yt, ow, ob)} new {errors(Xt, yt, w, b)}"
+                msg += f" | test n={len(yt)} pos={int(yt.sum())} old {was(Xt, yt)} new {errors(Xt, yt, w, b)}"
         print(msg)
-        print(f'    "{name}": (({", ".join(f"{v:.3f}" for v in w)}), {b:.3f}),')
+        if name in figures.SECOND_ORDER:
+            written[name] = {"weights": [float(f"{v:.6g}") for v in w], "bias": float(f"{b:.6g}"), "train": len(y)}
+        else:
+            print(f'    "{name}": (({", ".join(f"{v:.3f}" for v in w)}), {b:.3f}),')
+    if args.write:
+        if set(written) != set(figures.SECOND_ORDER):
+            print(f"--write needs every second-order decision fitted ({', '.join(figures.SECOND_ORDER)}); nothing written")
+            return 1
+        doc = {"about": args.about, "l2": args.l2, "decisions": written}
+        write_atomic(args.write, json.dumps(doc, indent=1) + "\n")
+        print(f"wrote {args.write}")
     return 0
 
 
