@@ -2515,34 +2515,37 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
     here = cell_area(grid)
     chosen = None
     tried: list[np.ndarray] = []  # corners (photo pixels) of the lattices rated, near the board
-    for Hn, k1, k2 in grid.debug.get("alternatives", [])[:cfg.lattice_alternatives]:
-        g = dataclasses.replace(grid, Hn=np.asarray(Hn, float), k1=float(k1), k2=float(k2), debug=dict(grid.debug))
-        g.debug.pop("alternatives", None)
-        if not np.all(np.isfinite(g.to_lattice(photo))):
-            continue
-        if _same_cells(g, photo, cfg.lattice_same) or any(
-                _same_cells(g, pts, cfg.lattice_same) for pts in tried):
-            continue
-        mine = np.floor(g.to_lattice(centre)[0]) + np.stack(np.meshgrid(np.arange(-2, 3), np.arange(-2, 3)), -1
-                                                            ).reshape(-1, 2)
-        tried.append(g.to_photo(mine.astype(np.float64)))
-        area = cell_area(g) / here
-        if area > cfg.lattice_alt_larger:
-            continue
-        there = g.to_lattice(box)
-        if not np.all(np.isfinite(there)):
-            continue
-        t2, b2, sv = rate(g, within=(np.floor(there.min(axis=0)), np.ceil(there.max(axis=0))))
-        if sv is None:
-            continue
-        was = top(best, cfg.lattice_top * min(1.0, area))
-        now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
-        ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
-              & (t2 * max(1.0, area) >= tiles * max(1.0, 1 / area) + cfg.lattice_min_tiles))
-        log.debug("another lattice the seams allow (cells %.2f times as large): rated %s (%s cells) against %s "
-                  "(%s cells)", area, np.round(now, 2), t2, np.round(was, 2), tiles)
-        if ok.any() and (chosen is None or now.max() > chosen[3]):
-            chosen = ("another lattice the seams allow", g, sv, float(now.max()), t2, b2)
+    # An other lattice may send points of the photo far from the board to infinity (its
+    # lens fit, its horizon): those give non-finite values, tested below, not warnings.
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for Hn, k1, k2 in grid.debug.get("alternatives", [])[:cfg.lattice_alternatives]:
+            g = dataclasses.replace(grid, Hn=np.asarray(Hn, float), k1=float(k1), k2=float(k2), debug=dict(grid.debug))
+            g.debug.pop("alternatives", None)
+            if not np.all(np.isfinite(g.to_lattice(photo))):
+                continue
+            if _same_cells(g, photo, cfg.lattice_same) or any(
+                    _same_cells(g, pts, cfg.lattice_same) for pts in tried):
+                continue
+            mine = np.floor(g.to_lattice(centre)[0]) + np.stack(np.meshgrid(np.arange(-2, 3), np.arange(-2, 3)), -1
+                                                                ).reshape(-1, 2)
+            tried.append(g.to_photo(mine.astype(np.float64)))
+            area = cell_area(g) / here
+            if area > cfg.lattice_alt_larger:
+                continue
+            there = g.to_lattice(box)
+            if not np.all(np.isfinite(there)):
+                continue
+            t2, b2, sv = rate(g, within=(np.floor(there.min(axis=0)), np.ceil(there.max(axis=0))))
+            if sv is None:
+                continue
+            was = top(best, cfg.lattice_top * min(1.0, area))
+            now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
+            ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
+                  & (t2 * max(1.0, area) >= tiles * max(1.0, 1 / area) + cfg.lattice_min_tiles))
+            log.debug("another lattice the seams allow (cells %.2f times as large): rated %s (%s cells) against %s "
+                      "(%s cells)", area, np.round(now, 2), t2, np.round(was, 2), tiles)
+            if ok.any() and (chosen is None or now.max() > chosen[3]):
+                chosen = ("another lattice the seams allow", g, sv, float(now.max()), t2, b2)
     if chosen is None:
         return None
     from .grid import fit_to_seams
