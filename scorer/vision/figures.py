@@ -2279,7 +2279,7 @@ def _load_second_order() -> dict[str, tuple[np.ndarray, float]]:
 #: ``scripts/figure_fit_decisions.py`` (L2 1, both answers weighing alike) on the
 #: candidates of 800 Gold Rush photos read with their true tiles (``scorer synth
 #: --generate 200 --difficulty mixed`` with ``--seed`` 9920001, 9921001, 9923001 and
-#: 9924001); where the file's ``about`` says.  Fitted on three of those series, the
+#: 9924001; the file's ``about`` says so too).  Fitted on three of those series, the
 #: fourth's candidates (9924001; 9923001) were misread 49 and 35 times, against 68 and
 #: 50 with the linear decisions before (``tent`` and ``tent_black`` weighing the same
 #: features, fitted on 9920001 and 9921001).
