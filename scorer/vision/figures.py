@@ -42,7 +42,8 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    patterned cloth or play mat the tile stage took for a tile).  The
    light and residual are then computed again.  In the base game, pixels nearer a figure colour than their art's
    colour count as figures even where the art is of a like colour (a gold bar
-   on a city: :func:`_figure_colours`).  Hysteresis, an opening that removes
+   on a city: :func:`_figure_colours`; a candidate of a field's green
+   taken so is the art, never a gold bar: ``gold_max_green``).  Hysteresis, an opening that removes
    thin seams, and bridges across the gaps between tiles give the blobs.
 7. **candidates**: a blob of touching figures is split between colour groups
    (:data:`scorer.vision.colour.SEGMENT_CLASSES`) and, for one colour, at the
@@ -189,6 +190,7 @@ class FigureConfig:
     stack_stop: float = 0.05  # taller stacks are not tried once two heights fit this much worse than the best
     min_shape_score: float = 0.42  # least correlation of a figure's outline with its colour map
     min_gold_shape: float = 0.55  # ... of a gold bar's (a small blob fits any small outline a little)
+    gold_max_green: float = 25.0  # a gold bar's light-corrected median colour has green at most this above red, 0-255 (above: a field's art; 0: off)
     max_spot_distance: float = 0.3  # a tent, the Sheriff or ore lies at most this far from a mountain spot, tile units
     max_area_mm2: float = 900.0  # larger candidates are a misread tile, not a figure, mm^2 on the table
     table_reach: float = 0.3  # off the board, pixels this far from a candidate are the table's, tile units
@@ -2312,6 +2314,10 @@ def _roles(info: dict[str, Any], game: str, cfg: FigureConfig) -> list[str]:
         if cls in ("gold", "yellow"):
             info["_logits"] = {"gold": _decide("gold", f)}
             if info["_logits"]["gold"] > 0:
+                # A gold bar is yellow: a candidate whose colour is a field's green is the
+                # field's art, taken for gold where a figure colour is nearer than the art's.
+                if cfg.gold_max_green and info["rgb"][1] - info["rgb"][0] > cfg.gold_max_green:
+                    return []
                 # The smallest token: a small blob fits any small outline a little,
                 # so a gold bar must fit its own well.
                 return ["gold"] if sh.get("gold", 0.0) >= cfg.min_gold_shape else []
