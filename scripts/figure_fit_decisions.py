@@ -136,7 +136,12 @@ def main(argv=None) -> int:
             continue
         w, b = fit(X, y, args.l2, balance=not args.unbalanced)
         old = old_weights(name)
-        was = (lambda X_, y_: errors(X_, y_, *old)) if old is not None and len(old[0]) == X.shape[1] else (lambda X_, y_: "-")
+        if old is not None and len(old[0]) != X.shape[1]:
+            old = None  # weights of other features: nothing to compare
+
+        def was(X_: np.ndarray, y_: np.ndarray) -> tuple[int, int] | str:
+            return errors(X_, y_, *old) if old is not None else "-"
+
         msg = f"{name}: train n={len(y)} pos={int(y.sum())}  old FP/FN {was(X, y)}  new {errors(X, y, w, b)}"
         if test:
             Xt, yt = dataset(test, name)
