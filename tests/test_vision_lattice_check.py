@@ -137,7 +137,7 @@ def test_another_lattice_the_seams_allow_replaces_a_wrong_one(easy):
     assert share_right(wrong, res, rgb) < 0.7
     wrong.debug["alternatives"] = [(scaled(grid, 1.3).Hn, grid.k1, grid.k2), (grid.Hn, grid.k1, grid.k2)]
     fixed, survey = check_lattice(rgb, wrong, CATALOGS, default_config())
-    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
+    assert fixed.debug["lattice_check"] == "half the period"
     assert share_right(fixed, res, rgb) == 1.0
     assert len(survey.cells) > len(res.truth.tiles)
     none = dataclasses.replace(default_config(), lattice_alternatives=0)
@@ -188,4 +188,33 @@ def test_steep_photos_whose_seams_gave_the_wrong_period(tmp_path, index, name):
     assert share_right(grid, res, rgb) < 0.6
     fixed, _ = check_lattice(rgb, grid, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == name
+    assert share_right(fixed, res, rgb) == 1.0
+
+
+def test_a_lattice_rated_on_another_games_art_is_checked_on_the_guessed_games(tmp_path):
+    """A pale wood table matches the Gold Rush sand in any cells.
+
+    Photo 47 of the base series of seed 9925002 (a small board, 4 MP, on pale
+    wood): the seams gave a wrong lattice that the Gold Rush tiles rate 0.87 (26
+    cells matching) and the base tiles 0.70 (1 cell), so the check against both
+    games kept it (its cells are two tiles a side).  The game is still guessed
+    right (base), and against the base tiles alone the check replaces it by the
+    lattice of half its period, the right one.  Measured on the 600 base photos of seeds 9923002, 9924002
+    and 9925002: this photo and photo 144 of seed 9924002 were put right, no
+    lattice was made wrong, and the Gold Rush photos of seeds 9924001 and 9925001
+    kept their lattices.
+    """
+    from scorer.vision.pipeline import check_lattice_and_game
+
+    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9925002, 47, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    rgb = load_photo(path, max_side=load_config().photo.max_side)
+    grid = find_grid(rgb)
+    assert share_right(grid, res, rgb) < 0.2
+    cfg = default_config()
+    kept, _ = check_lattice(rgb, grid, CATALOGS, cfg)
+    assert kept is grid
+    fixed, _survey, catalog = check_lattice_and_game(rgb, grid, CATALOGS, cfg, guess=True)
+    assert catalog.sets[0].game == "carcassonne"
+    assert fixed.debug["lattice_check"] == "half the period"
     assert share_right(fixed, res, rgb) == 1.0

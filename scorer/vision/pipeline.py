@@ -4,7 +4,9 @@ Stages in order: :func:`~scorer.vision.photo.load_photo`,
 :func:`~scorer.vision.grid.find_grid`, the lattice checked by the tiles
 (:func:`~scorer.vision.recognise.check_lattice`: one of another period than the
 tiles', or bent by the fit, is replaced), the game guessed from the tiles when
-not given (:func:`~scorer.vision.recognise.guess_catalog`; when the guessed
+not given (:func:`~scorer.vision.recognise.guess_catalog`, the lattice checked
+again against that game's tiles alone where another game's rated it higher:
+:func:`check_lattice_and_game`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
 read too and the one whose tiles match the photo best wins), tile recognition
 (:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board; a
@@ -207,11 +209,72 @@ def _prefetch(cfg: Any, game: str | None, expansions: Sequence[str] | None,
     return thread
 
 
+def check_lattice_and_game(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cfg: Any, *, guess: bool,
+                           appearance: Any = None, art_dir: Any = None) -> tuple[Grid, Any, Catalog]:
+    """The lattice checked by the tiles, and the game whose tiles lie on it.
+
+    :func:`~scorer.vision.recognise.check_lattice` rates the lattice the seams
+    gave by how well its cells match the tiles of every catalogue in
+    ``candidates`` and replaces it when one of another period, or another
+    lattice the seams allow, matches clearly better.  With ``guess`` the game
+    is then guessed on the lattice kept
+    (:func:`~scorer.vision.recognise.guess_catalog`), and where the check kept
+    a lattice that the guessed game's tiles rate low (``lattice_check_below``)
+    and another game's tiles rate higher, it is checked once more against the
+    guessed game's tiles alone: a table the colour of another game's art (a
+    pale wood under Gold Rush's sand) matches that art in any cells, so a wrong
+    lattice on it rates well enough under every game together, or the lattice
+    that would replace it is held to that game's rating as well.  When that
+    check replaces the lattice, the game is guessed again on the new one.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The photo, RGB.
+    grid : Grid
+        The lattice found by :func:`~scorer.vision.grid.find_grid`.
+    candidates : sequence of Catalog
+        The tile sets the photo may show; without ``guess``, the first is the game's.
+    cfg : TileConfig
+        The ``[tiles]`` thresholds.
+    guess : bool
+        Whether the game is to be guessed (else ``candidates[0]`` is returned).
+
+    Returns
+    -------
+    (Grid, LatticeSurvey, Catalog)
+        The lattice, its survey and the catalogue to read it with.
+
+    Raises
+    ------
+    TableNotFoundError
+        No whole cell of the lattice lies inside the photo.
+    """
+    from .recognise import check_lattice, guess_catalog
+
+    grid, survey = check_lattice(rgb, grid, candidates, cfg, appearance=appearance, art_dir=art_dir)
+    if not guess:
+        return grid, survey, candidates[0]
+    catalog = guess_catalog(rgb, grid, candidates, cfg, art_dir=art_dir, appearance=appearance, survey=survey)
+    rating = survey.rating
+    own = None if rating is None or len(rating) != len(candidates) else float(
+        rating[[c is catalog for c in candidates].index(True)])
+    if own is not None and own < cfg.lattice_check_below and own < float(rating.max()):
+        again, survey2 = check_lattice(rgb, grid, [catalog], cfg, appearance=appearance, art_dir=art_dir,
+                                       survey=survey)
+        if again is not grid:
+            log.info("the lattice checked against the %s tiles alone was replaced", catalog.sets[0].game)
+            grid, survey = again, survey2
+            catalog = guess_catalog(rgb, grid, candidates, cfg, art_dir=art_dir, appearance=appearance,
+                                    survey=survey)
+    return grid, survey, catalog
+
+
 def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, float], *,
                  game: str | None, expansions: Sequence[str] | None, players: Sequence[str] | None,
                  tile_sets: Iterable[str | Path | TileSet], appearance: Any, art_dir: Any) -> PhotoReading:
     from .figures import read_figures
-    from .recognise import check_lattice, guess_catalog, read_tiles
+    from .recognise import read_tiles
 
     tile_sets = list(tile_sets)
     t0 = time.perf_counter()
@@ -234,13 +297,9 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             candidates = [catalog_for(game, exps, tile_sets)]
         else:
             candidates = [catalog_for(g, e, tile_sets) for g, e in CANDIDATE_GAMES]
-        # The tiles check the lattice the seams gave: another period than theirs, or bent by the fit.
-        grid, survey = check_lattice(rgb, grid, candidates, cfg.tiles, appearance=appearance, art_dir=art_dir)
-        if game is not None:
-            catalog = candidates[0]
-        else:
-            catalog = guess_catalog(rgb, grid, candidates, cfg.tiles, art_dir=art_dir, appearance=appearance,
-                                    survey=survey)
+        grid, survey, catalog = check_lattice_and_game(rgb, grid, candidates, cfg.tiles, guess=game is None,
+                                                       appearance=appearance, art_dir=art_dir)
+        if game is None:
             others = [c for c in candidates if c is not catalog]
         try:
             tiles = read_tiles(rgb, grid, catalog, cfg.tiles, appearance=appearance, art_dir=art_dir, survey=survey)

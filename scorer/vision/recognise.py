@@ -2252,6 +2252,7 @@ class LatticeSurvey:
     coarse: np.ndarray  # (r, c, 3) float32: the same at ``coarse_px``, blurred (the coarse stage's picture)
     scores: dict = field(default_factory=dict)  # id(templates) -> (templates, coarse scores (N, M), shifts (N, M))
     catalog_gap: float | None = None  # set by guess_catalog: the chosen catalogue's lead over the runner-up
+    rating: np.ndarray | None = None  # set by check_lattice on a lattice it kept: per catalogue, the mean best match of its lattice_top best cells
 
 
 def survey_lattice(rgb: np.ndarray, grid: Grid, cfg: TileConfig | None = None, *,
@@ -2458,6 +2459,7 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 if np.any((t0 >= cfg.lattice_start_gain * tiles + cfg.lattice_min_tiles) & (p0 >= rating)):
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
     if chosen is None:
+        survey.rating = rating
         return grid, survey
     name, g, sv, _ = chosen
     log.warning("tile lattice replaced (%s): the tiles match it clearly better", name)
