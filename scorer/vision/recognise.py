@@ -2347,7 +2347,8 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
       catalogue, with ``lattice_min_tiles`` more cells (of the smaller size)
       matching.
     * Rated so, the other lattices the grid stage found (``grid.debug["alternatives"]``)
-      are rated too and one may replace it on the same terms (:func:`_other_lattice`).
+      are rated too and one may replace it on the same terms (:func:`_other_lattice`),
+      also where a lattice of another period passed, when rated better than that.
     * When the board's cells lie ``lattice_start_move`` tile or more apart on
       the lattice before the grid stage's fit (``grid.debug["start"]``) and
       after it, the one before replaces the fit when ``lattice_start_gain``
@@ -2438,10 +2439,14 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
                 chosen = (name, g, None, float(now.max()))
-    if chosen is None and rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
-        chosen = _other_lattice(rgb, grid, survey, best, tiles, rate, top, cfg,
-                                lambda g, i: read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance,
-                                                        art_dir=art_dir))
+    if rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
+        # Also where a lattice of another period passed: halving a lattice of cells about two
+        # tiles a side is only near the tiles' period, and one the seams allow may be on it.
+        other = _other_lattice(rgb, grid, survey, best, tiles, rate, top, cfg,
+                               lambda g, i: read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance,
+                                                       art_dir=art_dir))
+        if other is not None and (chosen is None or other[3] > chosen[3]):
+            chosen = other
     start = grid.debug.get("start")
     if chosen is None and start is not None:
         g0 = dataclasses.replace(grid, Hn=np.asarray(start[0], float), k1=float(start[1]), k2=0.0,
