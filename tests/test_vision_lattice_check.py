@@ -17,7 +17,10 @@ Later, on the base series of seed 9924002: the lattice half a tile off (photo
 18: green fields side by side show hardly any seam) and two lattices the seams
 of something else framed better (109: a floor's tiles, 168: a striped cloth)
 were put right by the tiles among the grid stage's other lattices; on the 400
-photos of seeds 9923001 and 9923002 no lattice was replaced by them.
+photos of seeds 9923001 and 9923002 no lattice was replaced by them.  Since
+the other lattices are rated also where a lattice of another period passed,
+photo 147 takes the tiles' own lattice among them rather than the halved one
+(both right there).
 """
 
 from __future__ import annotations
@@ -40,9 +43,9 @@ from test_vision_tiles import truth_grid
 CATALOGS = [catalog_for(g, e) for g, e in CANDIDATE_GAMES]
 
 
-def base_photo(tmp_path, index: int):
-    """Photo ``index`` of the base series of seed 9920002 at the pipeline's working size."""
-    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9920002, index, difficulty="mixed")
+def base_photo(tmp_path, index: int, seed: int = 9920002):
+    """Photo ``index`` of the base series of ``seed`` at the pipeline's working size."""
+    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], seed, index, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     return res, load_photo(path, max_side=load_config().photo.max_side)
 
@@ -137,7 +140,9 @@ def test_another_lattice_the_seams_allow_replaces_a_wrong_one(easy):
     assert share_right(wrong, res, rgb) < 0.7
     wrong.debug["alternatives"] = [(scaled(grid, 1.3).Hn, grid.k1, grid.k2), (grid.Hn, grid.k1, grid.k2)]
     fixed, survey = check_lattice(rgb, wrong, CATALOGS, default_config())
-    assert fixed.debug["lattice_check"] == "half the period"
+    # Halved, the lattice passes too (cells 0.8 tiles wide near the middle), but the tiles'
+    # own lattice rates better.
+    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
     assert share_right(fixed, res, rgb) == 1.0
     assert len(survey.cells) > len(res.truth.tiles)
     none = dataclasses.replace(default_config(), lattice_alternatives=0)
@@ -180,7 +185,7 @@ def test_fit_to_seams_brings_a_slightly_wrong_lattice_onto_the_seams(easy):
     assert error(fitted) < 0.05
 
 
-@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "half the period"),
+@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "another lattice the seams allow"),
                                          (60, "3/4 the period along x")])
 def test_steep_photos_whose_seams_gave_the_wrong_period(tmp_path, index, name):
     res, rgb = base_photo(tmp_path, index)
@@ -198,17 +203,16 @@ def test_a_lattice_rated_on_another_games_art_is_checked_on_the_guessed_games(tm
     wood): the seams gave a wrong lattice that the Gold Rush tiles rate 0.87 (26
     cells matching) and the base tiles 0.70 (1 cell), so the check against both
     games kept it (its cells are two tiles a side).  The game is still guessed
-    right (base), and against the base tiles alone the check replaces it by the
-    lattice of half its period, the right one.  Measured on the 600 base photos of seeds 9923002, 9924002
+    right (base), and against the base tiles alone the check replaces it: the
+    lattice of half its period passes, and the right one among the grid stage's
+    other lattices rates better still.  Measured on the 600 base photos of seeds 9923002, 9924002
     and 9925002: this photo and photo 144 of seed 9924002 were put right, no
     lattice was made wrong, and the Gold Rush photos of seeds 9924001 and 9925001
     kept their lattices.
     """
     from scorer.vision.pipeline import check_lattice_and_game
 
-    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9925002, 47, difficulty="mixed")
-    path, _ = res.save(tmp_path / "photo.jpg")
-    rgb = load_photo(path, max_side=load_config().photo.max_side)
+    res, rgb = base_photo(tmp_path, 47, 9925002)
     grid = find_grid(rgb)
     assert share_right(grid, res, rgb) < 0.2
     cfg = default_config()
@@ -216,7 +220,7 @@ def test_a_lattice_rated_on_another_games_art_is_checked_on_the_guessed_games(tm
     assert kept is grid
     fixed, _survey, catalog = check_lattice_and_game(rgb, grid, CATALOGS, cfg, guess=True)
     assert catalog.sets[0].game == "carcassonne"
-    assert fixed.debug["lattice_check"] == "half the period"
+    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
     assert share_right(fixed, res, rgb) == 1.0
 
 
@@ -234,11 +238,32 @@ def test_a_lattice_the_seams_allow_beats_a_halved_one_only_near_the_tiles(tmp_pa
     lattices changed, both put right: this one and photo 98 of seed 9923002
     (65% of its cells on the lattice before, a halved lattice too).
     """
-    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9925002, 127, difficulty="mixed")
-    path, _ = res.save(tmp_path / "photo.jpg")
-    rgb = load_photo(path, max_side=load_config().photo.max_side)
+    res, rgb = base_photo(tmp_path, 127, 9925002)
     grid = find_grid(rgb)
     assert share_right(grid, res, rgb) < 0.2
     fixed, _ = check_lattice(rgb, grid, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == "another lattice the seams allow"
     assert share_right(fixed, res, rgb) == 1.0
+
+
+def test_a_lattice_a_little_off_the_tiles_gives_way_to_one_the_tiles_read_better(tmp_path):
+    """Cells of about the same size: the coarse rating tells little, reading the tiles tells.
+
+    Photo 119 of the base series of seed 9925002 (a steep photo, strong lens
+    distortion, a checked cloth): the seams gave a lattice on about half the
+    board's tiles, rated 0.82 (10 cells matching); the right one among the grid
+    stage's other lattices rates 0.86 (13 cells), short of the 0.12 gain asked
+    of a lattice of another size.  Of the same size, it is read: its tiles match
+    0.65 on average against 0.45 on the lattice found, and it replaces it.
+    Without the lighter terms (``lattice_alt_near_tiles`` 0) the wrong lattice
+    is kept.
+    """
+    res, rgb = base_photo(tmp_path, 119, 9925002)
+    grid = find_grid(rgb)
+    assert share_right(grid, res, rgb) < 0.6
+    cfg = default_config()
+    fixed, _ = check_lattice(rgb, grid, CATALOGS, cfg)
+    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
+    assert share_right(fixed, res, rgb) == 1.0
+    kept, _ = check_lattice(rgb, grid, CATALOGS, dataclasses.replace(cfg, lattice_alt_near_tiles=0.0))
+    assert kept is grid

@@ -213,6 +213,10 @@ class TileConfig:
     lattice_alternatives: int = 6  # ... and so are this many of the other lattices the seams allow (grid.debug["alternatives"]; 0: none) ...
     lattice_same: float = 0.2  # ... that put the cells looking like tiles elsewhere: corners this far off its lines, tile units
     lattice_alt_larger: float = 4.0  # ... and whose cells are at most this many times as large in the photo
+    lattice_alt_near: float = 1.25  # ... one whose cells are within this factor of the lattice's in area ...
+    lattice_alt_near_gain: float = 0.03  # ... is read when rated this much better ...
+    lattice_alt_near_tiles: float = 2.0  # ... with this many more cells matching (0: only on the terms above)
+    lattice_alt_reads: int = 3  # at most this many other lattices that pass are read, the best rated first
     lattice_start_move: float = 0.25  # the lattice before the fit is rated too when the board's cells lie this far apart on the two, tile units ...
     lattice_start_gain: float = 1.5  # ... and replaces the fit when this many times its cells (plus lattice_min_tiles) match on it
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
@@ -2489,15 +2493,20 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
     are) and rated as :func:`check_lattice` rates the lattices of other
     periods, their cells
     counted in cells of the smaller size (``area``: a cell's size in the
-    photo, near the board, against ``grid``'s).  The best that passes is
-    then fitted to the seams (:func:`scorer.vision.grid.fit_to_seams`: the
-    grid stage fitted only the lattice it chose), the fit kept where the tiles
-    match it no worse.  Last, both lattices are read (``read(lattice,
-    catalogue index)``: :func:`read_tiles` under the catalogue that rated the
-    new one best) and the new one is taken only when its tiles match their
-    templates better on average: plain sand cut into smaller cells matches
-    the Gold Rush art at the coarse scale, not in detail.  Returns (name,
-    lattice, survey, rating), or None.
+    photo, near the board, against ``grid``'s).  One whose cells are within
+    ``lattice_alt_near`` of ``grid``'s in area passes on lighter terms too:
+    rated ``lattice_alt_near_gain`` better with ``lattice_alt_near_tiles`` more
+    cells matching (a lattice bent off the far tiles, or a few percent off
+    their period, rates only a little below the right one).  The
+    ``lattice_alt_reads`` best rated that pass are each fitted to the seams
+    (:func:`scorer.vision.grid.fit_to_seams`: the grid stage fitted only the
+    lattice it chose), the fit kept where the tiles match it no worse.  Last,
+    each and ``grid`` are read (``read(lattice, catalogue index)``:
+    :func:`read_tiles` under the catalogue that rated the other lattice best)
+    and the one whose tiles match their templates best on average is taken,
+    when it beats ``grid``: plain sand cut into smaller cells matches the Gold
+    Rush art at the coarse scale, not in detail.  Returns (name, lattice,
+    survey, rating), or None.
     """
     best_any = best.max(axis=0)
     order = np.argsort(-best_any)[:cfg.lattice_top]
@@ -2520,7 +2529,7 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
         return 16.0 / max(abs(float(a[0] * b[1] - a[1] * b[0])), 1e-12)
 
     here = cell_area(grid)
-    chosen = None
+    passed: list[tuple[float, Grid, LatticeSurvey, np.ndarray, np.ndarray]] = []
     tried: list[np.ndarray] = []  # corners (photo pixels) of the lattices rated, near the board
     # An other lattice may send points of the photo far from the board to infinity (its
     # lens fit, its horizon): those give non-finite values, tested below, not warnings.
@@ -2549,25 +2558,24 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
             now = top(b2, cfg.lattice_top * min(1.0, 1 / area))
             ok = ((now >= was + cfg.lattice_period_gain) & (now >= cfg.lattice_period_min) & (now >= was.max())
                   & (t2 * max(1.0, area) >= tiles * max(1.0, 1 / area) + cfg.lattice_min_tiles))
+            if cfg.lattice_alt_near_tiles > 0 and max(area, 1 / area) <= cfg.lattice_alt_near:
+                # Cells of about the lattice's size: the lattice may be a little off the tiles
+                # (bent, or of a period a few percent off) and this one on them, which the coarse
+                # rating tells only a little apart; reading the tiles on both tells.
+                ok |= ((now >= was + cfg.lattice_alt_near_gain) & (now >= was.max())
+                       & (t2 >= tiles + cfg.lattice_alt_near_tiles))
             log.debug("another lattice the seams allow (cells %.2f times as large): rated %s (%s cells) against %s "
                       "(%s cells)", area, np.round(now, 2), t2, np.round(was, 2), tiles)
-            if ok.any() and (chosen is None or now.max() > chosen[3]):
-                chosen = ("another lattice the seams allow", g, sv, float(now.max()), t2, b2)
-    if chosen is None:
+            if ok.any():
+                passed.append((float(now.max()), g, sv, t2, b2))
+    if not passed:
         return None
     from .grid import fit_to_seams
 
-    name, g, sv, rated, t2, b2 = chosen
-    fitted = fit_to_seams(rgb, g, sv.cells[b2.max(axis=0) >= cfg.board_score])
-    if fitted is not g:
-        t3, b3, sv3 = rate(fitted)
-        log.debug("the lattice fitted to the seams: rated %s (%s cells) against %s (%s cells) before",
-                  np.round(top(b3, cfg.lattice_top), 2), t3, np.round(top(b2, cfg.lattice_top), 2), t2)
-        if sv3 is not None and t3.max() >= t2.max() and top(b3, cfg.lattice_top).max() >= top(b2, cfg.lattice_top).max():
-            g, sv = fitted, sv3
-    which = int(np.argmax(top(b2, cfg.lattice_top)))
+    passed.sort(key=lambda p: -p[0])
+    reads: dict[int, float] = {}
 
-    def fine(lattice: Grid) -> float:
+    def fine(lattice: Grid, which: int) -> float:
         # Mean fine match of the tiles read on a lattice (-1: none read).
         try:
             cells = read(lattice, which).cells.values()
@@ -2575,9 +2583,24 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
             return -1.0
         return float(np.mean([c.score for c in cells])) if cells else -1.0
 
-    now, was = fine(g), fine(grid)
-    log.debug("tiles read on the other lattice match %.2f on average, on the lattice found %.2f", now, was)
-    return (name, g, sv, rated) if now > was else None
+    chosen = None
+    for rated, g, sv, t2, b2 in passed[:cfg.lattice_alt_reads]:
+        fitted = fit_to_seams(rgb, g, sv.cells[b2.max(axis=0) >= cfg.board_score])
+        if fitted is not g:
+            t3, b3, sv3 = rate(fitted)
+            log.debug("the lattice fitted to the seams: rated %s (%s cells) against %s (%s cells) before",
+                      np.round(top(b3, cfg.lattice_top), 2), t3, np.round(top(b2, cfg.lattice_top), 2), t2)
+            if (sv3 is not None and t3.max() >= t2.max()
+                    and top(b3, cfg.lattice_top).max() >= top(b2, cfg.lattice_top).max()):
+                g, sv = fitted, sv3
+        which = int(np.argmax(top(b2, cfg.lattice_top)))
+        if which not in reads:
+            reads[which] = fine(grid, which)
+        now, was = fine(g, which), reads[which]
+        log.debug("tiles read on the other lattice match %.2f on average, on the lattice found %.2f", now, was)
+        if now > was and (chosen is None or now > chosen[0]):
+            chosen = (now, g, sv, rated)
+    return None if chosen is None else ("another lattice the seams allow", chosen[1], chosen[2], chosen[3])
 
 
 def _same_cells(g: Grid, photo: np.ndarray, tol: float) -> bool:
