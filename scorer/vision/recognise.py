@@ -2356,7 +2356,8 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
     * When the board's cells lie ``lattice_start_move`` tile or more apart on
       the lattice before the grid stage's fit (``grid.debug["start"]``) and
       after it, the one before replaces the fit when ``lattice_start_gain``
-      times as many cells (plus ``lattice_min_tiles``) match on it.
+      times as many cells (plus ``lattice_min_tiles``) match on it, under the
+      catalogue that rates either of the two best.
 
     Parameters
     ----------
@@ -2465,7 +2466,11 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 p0 = top(b0, cfg.lattice_top)
                 log.debug("the fit moved the board's cells by %.2f tile: %s tiles match after it, %s before",
                           move, tiles, t0)
-                if np.any((t0 >= cfg.lattice_start_gain * tiles + cfg.lattice_min_tiles) & (p0 >= rating)):
+                # Judged on the tiles that rate either lattice best (the photo's game): another
+                # game's art matches a table or a blurred board in any cells, more of them on a
+                # lattice that covers more of the photo.
+                k = int(np.argmax(np.maximum(rating, p0)))
+                if t0[k] >= cfg.lattice_start_gain * tiles[k] + cfg.lattice_min_tiles and p0[k] >= rating[k]:
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
     if chosen is None:
         survey.rating = rating
