@@ -219,13 +219,16 @@ def check_lattice_and_game(rgb: np.ndarray, grid: Grid, candidates: Sequence[Cat
     lattice the seams allow, matches clearly better.  With ``guess`` the game
     is then guessed on the lattice kept
     (:func:`~scorer.vision.recognise.guess_catalog`), and where the check kept
-    a lattice that the guessed game's tiles rate low (``lattice_check_below``)
-    and another game's tiles rate higher, it is checked once more against the
-    guessed game's tiles alone: a table the colour of another game's art (a
-    pale wood under Gold Rush's sand) matches that art in any cells, so a wrong
-    lattice on it rates well enough under every game together, or the lattice
-    that would replace it is held to that game's rating as well.  When that
-    check replaces the lattice, the game is guessed again on the new one.
+    a lattice that the guessed game's tiles rate low (below
+    ``lattice_game_below``) and another game's tiles rate higher (by
+    ``lattice_game_gap``; the check takes a second or more on a large board,
+    so not on a lattice rated near ``lattice_check_below``), it is checked
+    once more against the guessed game's tiles alone: a table the colour of
+    another game's art (a pale wood under Gold Rush's sand) matches that art
+    in any cells, so a wrong lattice on it rates well enough under every game
+    together, or the lattice that would replace it is held to that game's
+    rating as well.  When that check replaces the lattice, the game is guessed
+    again on the new one.
 
     Parameters
     ----------
@@ -259,7 +262,7 @@ def check_lattice_and_game(rgb: np.ndarray, grid: Grid, candidates: Sequence[Cat
     rating = survey.rating
     own = None if rating is None or len(rating) != len(candidates) else float(
         rating[[c is catalog for c in candidates].index(True)])
-    if own is not None and own < cfg.lattice_check_below and own < float(rating.max()):
+    if own is not None and own < cfg.lattice_game_below and own + cfg.lattice_game_gap <= float(rating.max()):
         again, survey2 = check_lattice(rgb, grid, [catalog], cfg, appearance=appearance, art_dir=art_dir,
                                        survey=survey)
         if again is not grid:
