@@ -543,3 +543,30 @@ def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runne
     assert (board.tiles[(0, 0)].tile.id, board.tiles[(2, 0)].tile.id) == ("GR16", "GR18")
     board = run("GR16", towns, "GR18")
     assert (board.tiles[(0, 0)].tile.id, board.tiles[(2, 0)].tile.id) == ("GR18", "GR16")
+
+
+def test_a_runner_up_of_an_expansion_no_other_tile_is_of_brings_its_expansion():
+    """Given a base board read with no Goldmines tile (its expansions taken from the tiles read: the
+    River only) and the crossing X twice (the box holds one), when the copy one too many goes to its
+    look-alike runner-up, a Goldmines crossing, then the board's expansions take in the Goldmines and
+    the board passes the JSON contract.  A photo of seed 9926002 (a wrong lattice) stopped with "the
+    photo reading is inconsistent ... unknown tile id 'G.LCc'" before."""
+    from types import SimpleNamespace
+
+    from scorer.board import Placement
+    from scorer.tiles import catalog_for
+    from scorer.vision import pipeline
+
+    cat = catalog_for("carcassonne", ["river", "goldmines"])
+    assert cat.box_count("X") == 1 and cat["G.RrRr"].edge_signature(0) == cat["X"].edge_signature(0)
+    board = Board(game="carcassonne", expansions=["river"], catalog=cat)
+    for c in ((0, 0), (0, 4)):
+        board.tiles[c] = Placement(c[0], c[1], cat["X"], 0, None, {"confidence": 0.9})
+    reading = {(0, 0): SimpleNamespace(tile_id="X", alternatives=[{"tile": "G.RrRr", "rot": 0, "confidence": 0.3}]),
+               (0, 4): SimpleNamespace(tile_id="R1.II", alternatives=[])}
+    figs = SimpleNamespace(tiles={(0, 4): {"tile": "X", "rot": 0}}, meeples=[], tents=[], ore=[], sheriff=None)
+    pipeline._settle_box(board, SimpleNamespace(cells=reading), figs, cat)
+    assert board.tiles[(0, 0)].tile.id == "G.RrRr"
+    assert board.expansions == ["river", "goldmines"]
+    again = Board.from_dict(board.to_dict())
+    assert again.tiles[(0, 0)].tile.id == "G.RrRr"

@@ -43,7 +43,7 @@ import numpy as np
 from ..board import Board, Figure, Placement, Stack
 from ..errors import PhotoError, ScorerError, TilesTooSmallError
 from ..geometry import SIDES, neighbour
-from ..tiles import Catalog, TileSet, catalog_for
+from ..tiles import BUILTIN_SETS, Catalog, TileSet, catalog_for
 from .grid import Grid, find_grid
 from .ore import settle_ore_counts
 from .photo import load_photo
@@ -88,8 +88,6 @@ def _used_expansions(game: str, expansions: Sequence[str], placements: dict) -> 
     used = []
     for exp in expansions:
         for tile, _rot in placements.values():
-            from ..tiles import BUILTIN_SETS
-
             set_name = tile.meta.get("set")
             if set_name in BUILTIN_SETS and BUILTIN_SETS[set_name][1] == exp:
                 used.append(exp)
@@ -533,8 +531,10 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     its runner-up (``"box": True`` marks it for review).  Where none does, the
     board is left as read (the copy too many may be a tile read on the table
     beside the board, or the second look may be wrong; on the development
-    photos, runners-up with other sides were wrong as often as right).
-    ``board.tiles`` is changed in place; figures are still to be put on the board.
+    photos, runners-up with other sides were wrong as often as right).  A
+    runner-up of an expansion that no other tile read is of adds it to
+    ``board.expansions``.  ``board.tiles`` (and ``board.expansions``) are
+    changed in place; figures are still to be put on the board.
     """
     looks = getattr(figs, "tiles", {})
     counts = Counter(p.tile.id for p in board.tiles.values())
@@ -576,6 +576,11 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
                 tid, old.rot, old.extra.get("confidence"), old.extra.get("alternatives"), new.id, arot, conf, "box"))
             counts[tid] -= 1
             counts[new.id] += 1
+            # The runner-up may be of an expansion no other tile read is of (the board's
+            # expansions were taken from the tiles read): the board now holds it.
+            exp = BUILTIN_SETS.get(new.meta.get("set"), (None, None))[1]
+            if exp and exp not in board.expansions:
+                board.expansions.append(exp)
 
 
 def add_figures(board: Board, figs: Any) -> Board:
