@@ -5,8 +5,8 @@ Stages in order: :func:`~scorer.vision.photo.load_photo`,
 (:func:`~scorer.vision.recognise.check_lattice`: one of another period than the
 tiles', or bent by the fit, is replaced), the game guessed from the tiles when
 not given (:func:`~scorer.vision.recognise.guess_catalog`, the lattice checked
-again against that game's tiles alone where another game's rated it higher:
-:func:`check_lattice_and_game`; when the guessed
+again against that game's tiles alone where they rate it low and another
+game's higher: :func:`check_lattice_and_game`; when the guessed
 game's tiles read nothing or the guess was a close call, the other game is
 read too and the one whose tiles match the photo best wins), tile recognition
 (:func:`~scorer.vision.recognise.read_tiles`, decoded as a whole board; a
