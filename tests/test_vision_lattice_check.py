@@ -203,12 +203,14 @@ def test_a_lattice_rated_on_another_games_art_is_checked_on_the_guessed_games(tm
     wood): the seams gave a wrong lattice that the Gold Rush tiles rate 0.87 (26
     cells matching) and the base tiles 0.70 (1 cell), so the check against both
     games kept it (its cells are two tiles a side).  The game is still guessed
-    right (base), and against the base tiles alone the check replaces it: the
-    lattice of half its period passes, and the right one among the grid stage's
-    other lattices rates better still.  Measured on the 600 base photos of seeds 9923002, 9924002
-    and 9925002: this photo and photo 144 of seed 9924002 were put right, no
-    lattice was made wrong, and the Gold Rush photos of seeds 9924001 and 9925001
-    kept their lattices.
+    right (base), and since the base tiles rate the lattice below
+    ``lattice_game_below`` (0.8) and the Gold Rush tiles higher, the check runs
+    again against the base tiles alone and replaces it: the lattice of half its
+    period passes, and the right one among the grid stage's other lattices rates
+    better still.  Measured on the 600 base photos of seeds 9923002, 9924002 and
+    9925002: this photo and photo 144 of seed 9924002 were put right, no lattice
+    was made wrong, and the Gold Rush photos of seeds 9924001 and 9925001 kept
+    their lattices.
     """
     from scorer.vision.pipeline import check_lattice_and_game
 
