@@ -185,15 +185,23 @@ def test_fit_to_seams_brings_a_slightly_wrong_lattice_onto_the_seams(easy):
     assert error(fitted) < 0.05
 
 
-@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "another lattice the seams allow"),
-                                         (60, "3/4 the period along x")])
-def test_steep_photos_whose_seams_gave_the_wrong_period(tmp_path, index, name):
-    res, rgb = base_photo(tmp_path, index)
+def put_right(tmp_path, index: int, seed: int, name: str, wrong_below: float):
+    """Photo ``index`` of the base series of ``seed``: the grid stage's lattice has less than
+    ``wrong_below`` of the board on it, and the check replaces it (``name``) by the right one.
+    Returns the photo and the lattice found."""
+    res, rgb = base_photo(tmp_path, index, seed)
     grid = find_grid(rgb)
-    assert share_right(grid, res, rgb) < 0.6
+    assert share_right(grid, res, rgb) < wrong_below
     fixed, _ = check_lattice(rgb, grid, CATALOGS, default_config())
     assert fixed.debug["lattice_check"] == name
     assert share_right(fixed, res, rgb) == 1.0
+    return rgb, grid
+
+
+@pytest.mark.parametrize("index, name", [(139, "twice the period"), (147, "another lattice the seams allow"),
+                                         (60, "3/4 the period along x")])
+def test_steep_photos_whose_seams_gave_the_wrong_period(tmp_path, index, name):
+    put_right(tmp_path, index, 9920002, name, 0.6)
 
 
 def test_a_lattice_rated_on_another_games_art_is_checked_on_the_guessed_games(tmp_path):
@@ -240,12 +248,7 @@ def test_a_lattice_the_seams_allow_beats_a_halved_one_only_near_the_tiles(tmp_pa
     lattices changed, both put right: this one and photo 98 of seed 9923002
     (65% of its cells on the lattice before, a halved lattice too).
     """
-    res, rgb = base_photo(tmp_path, 127, 9925002)
-    grid = find_grid(rgb)
-    assert share_right(grid, res, rgb) < 0.2
-    fixed, _ = check_lattice(rgb, grid, CATALOGS, default_config())
-    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
-    assert share_right(fixed, res, rgb) == 1.0
+    put_right(tmp_path, 127, 9925002, "another lattice the seams allow", 0.2)
 
 
 def test_a_lattice_a_little_off_the_tiles_gives_way_to_one_the_tiles_read_better(tmp_path):
@@ -260,14 +263,8 @@ def test_a_lattice_a_little_off_the_tiles_gives_way_to_one_the_tiles_read_better
     Without the lighter terms (``lattice_alt_near_tiles`` 0) the wrong lattice
     is kept.
     """
-    res, rgb = base_photo(tmp_path, 119, 9925002)
-    grid = find_grid(rgb)
-    assert share_right(grid, res, rgb) < 0.6
-    cfg = default_config()
-    fixed, _ = check_lattice(rgb, grid, CATALOGS, cfg)
-    assert fixed.debug["lattice_check"] == "another lattice the seams allow"
-    assert share_right(fixed, res, rgb) == 1.0
-    kept, _ = check_lattice(rgb, grid, CATALOGS, dataclasses.replace(cfg, lattice_alt_near_tiles=0.0))
+    rgb, grid = put_right(tmp_path, 119, 9925002, "another lattice the seams allow", 0.6)
+    kept, _ = check_lattice(rgb, grid, CATALOGS, dataclasses.replace(default_config(), lattice_alt_near_tiles=0.0))
     assert kept is grid
 
 

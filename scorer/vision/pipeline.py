@@ -83,16 +83,15 @@ class PhotoReading:
     figures: Any = None
 
 
+def _expansion_of(tile: Any) -> str | None:
+    """The built-in expansion ``tile`` belongs to (None: a base game's own tile, or a set of the user's)."""
+    return BUILTIN_SETS.get(tile.meta.get("set"), (None, None))[1]
+
+
 def _used_expansions(game: str, expansions: Sequence[str], placements: dict) -> list[str]:
     """Expansions whose tiles the reading actually contains (others are dropped)."""
-    used = []
-    for exp in expansions:
-        for tile, _rot in placements.values():
-            set_name = tile.meta.get("set")
-            if set_name in BUILTIN_SETS and BUILTIN_SETS[set_name][1] == exp:
-                used.append(exp)
-                break
-    return used
+    have = {_expansion_of(tile) for tile, _rot in placements.values()}
+    return [exp for exp in expansions if exp in have]
 
 
 def read_photo_full(
@@ -257,9 +256,8 @@ def check_lattice_and_game(rgb: np.ndarray, grid: Grid, candidates: Sequence[Cat
     if not guess:
         return grid, survey, candidates[0]
     catalog = guess_catalog(rgb, grid, candidates, cfg, art_dir=art_dir, appearance=appearance, survey=survey)
-    rating = survey.rating
-    own = None if rating is None or len(rating) != len(candidates) else float(
-        rating[[c is catalog for c in candidates].index(True)])
+    rating = survey.rating  # per catalogue of candidates; None where the check replaced the lattice
+    own = None if rating is None else float(rating[next(i for i, c in enumerate(candidates) if c is catalog)])
     if own is not None and own < cfg.lattice_game_below and own + cfg.lattice_game_gap <= float(rating.max()):
         again, survey2 = check_lattice(rgb, grid, [catalog], cfg, appearance=appearance, art_dir=art_dir,
                                        survey=survey)
@@ -578,7 +576,7 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
             counts[new.id] += 1
             # The runner-up may be of an expansion no other tile read is of (the board's
             # expansions were taken from the tiles read): the board now holds it.
-            exp = BUILTIN_SETS.get(new.meta.get("set"), (None, None))[1]
+            exp = _expansion_of(new)
             if exp and exp not in board.expansions:
                 board.expansions.append(exp)
 
