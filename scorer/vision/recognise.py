@@ -55,7 +55,8 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
     sides must match, no tile more often than the box holds, the river is one
     river, tiles lie next to tiles; cells that still disagree are compared with
     every tile that would fit their neighbours and decoded again.  Confidences
-    come from the decoded margins.
+    come from the decoded margins.  A small group of tiles two or more empty
+    cells away from the board (a supply stack, a score board) is left out.
 
 Tile templates come from an :class:`~scorer.vision.appearance.Appearance`
 (procedural art by default, real art with ``art_dir``, or pictures learnt by
@@ -256,6 +257,8 @@ class TileConfig:
     unmatched_hidden: float = 0.05  # ... when less than this share of the cell is hidden ...
     unmatched_neighbours: int = 4  # ... and fewer of its neighbours hold tiles that match (0: any number)
     unmatched_occupancy: float = 0.9  # ... unless its occupancy is at least this (a tile with faint art; >1: off)
+    detached_gap: int = 2  # a group of tiles this many empty cells or more away from the board is not on it ... (0: off)
+    detached_share: float = 0.5  # ... when it holds at most this share of the board's tiles
 
 
 @dataclass
@@ -2151,6 +2154,67 @@ def _neighbours(cell: Cell, held: set[Cell]) -> int:
     return sum(c in held for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
 
 
+def _detached(board: set[Cell], gap: int, share: float) -> set[Cell]:
+    """Tiles read apart from the board: a supply stack, a score board, a patch of cloth.
+
+    Every tile is placed against a tile already on the table (Gold Rush:
+    ``rules.md`` section 6, turn step 1, seed ``000_*``; the base game's rule
+    book likewise), so the board is one group of tiles joined side to side. The largest group
+    (most tiles) is the board; a group that lies within ``gap`` - 1 empty
+    cells of it (a tile missed, hidden or cut by the photo's edge) joins it,
+    and so on. A group left over would need ``gap`` or more tiles all missed
+    in a row, and is dropped when it holds at most ``share`` of the board's
+    tiles. Cells outside the photo count as empty: a board that leaves the
+    photo and comes back into it is rarer than a supply stack or a score
+    board near the photo's edge.
+
+    Parameters
+    ----------
+    board : set of (int, int)
+        The lattice cells read as holding a tile.
+    gap : int
+        Fewest empty cells between a dropped group and the board (0: drop nothing).
+    share : float
+        Largest dropped group, as a share of the board's tile count.
+
+    Returns
+    -------
+    set of (int, int)
+        The cells to drop (empty when every tile may belong to the board).
+    """
+    if gap <= 0 or len(board) < 2:
+        return set()
+    groups: list[set[Cell]] = []
+    left = set(board)
+    while left:
+        todo = [left.pop()]
+        group = set(todo)
+        while todo:
+            x, y = todo.pop()
+            for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if c in left:
+                    left.discard(c)
+                    group.add(c)
+                    todo.append(c)
+        groups.append(group)
+    if len(groups) < 2:
+        return set()
+    main = max(groups, key=lambda g: (len(g), min(g)))
+    joined = list(main)
+    rest = [g for g in groups if g is not main]
+    while rest:
+        # Fewest empty cells on a side-to-side path between two cells: their city-block distance less one.
+        pts = np.array(joined)
+        near = [g for g in rest
+                if min(int(np.abs(pts - np.array(c)).sum(axis=1).min()) for c in g) - 1 < gap]
+        if not near:
+            break
+        for g in near:
+            joined.extend(g)
+        rest = [g for g in rest if all(g is not n for n in near)]
+    return set().union(*(g for g in rest if len(g) <= share * len(main)))
+
+
 def _holes(match: _Match, maybe: np.ndarray, dec, occ: np.ndarray, cfg: TileConfig) -> np.ndarray:
     """Cells left out of decoding that ``hole_neighbours`` or more decoded tiles enclose: (M,) int.
 
@@ -2807,12 +2871,19 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
             alternatives_json(dec.alternatives[n], cfg.alternatives), float(dec.occupied[n]),
             float(match.score[k, c]), (float(match.shift[k, c, 0]), float(match.shift[k, c, 1])),
         )
+    apart = _detached(set(readings), cfg.detached_gap, cfg.detached_share)
+    for cell in apart:
+        # Tiles off the board (a supply stack, a score board, cloth): left out of the reading.
+        del readings[cell]
+        occupancy[cell] = 0.0
+    if apart:
+        log.info("%d tile(s) read apart from the board dropped: %s", len(apart), sorted(apart))
     board = set(readings)
     near = {(x + dx, y + dy) for x, y in board for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
     cut_report = sorted((c for c in cut if c in near), key=lambda c: (c[1], c[0]))
     debug = dict(stats)
     debug.update({"cells_examined": len(cells), "templates": len(tpl.keys),
-                  "phase_shift": list(phase),
+                  "phase_shift": list(phase), "detached": [list(c) for c in sorted(apart)],
                   "hidden": [] if match.hidden_share is None else
                   [[int(c[0]), int(c[1]), round(float(h), 3)] for c, h in zip(match.cells, match.hidden_share)
                    if h >= cfg.occ_min],
