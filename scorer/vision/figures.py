@@ -214,6 +214,9 @@ class FigureConfig:
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
     refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
+    refit_table_low: float = 0.15  # ... and one left this far off, when also refit_table_ratio times the median over the cells looked at again ...
+    refit_table_ratio: float = 4.0  # ... (the photo's own level: real art fits its tiles less closely; 0: off)
+    refit_table_cells: int = 8  # ... of at least this many cells
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
     ore_demote: float = 1.5  # a black candidate read as a tent but not taken as one is an ore stack when the ore logit is above minus this (0: never)
@@ -1133,7 +1136,11 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     read is also removed (``"removed": True``, ``"table"``: the residual of
     :func:`_table_like`) where neither the tile read nor the tile the small
     comparison fits best explains the visible pixels closer than
-    ``refit_table`` at the median: a patch of table read as a tile.
+    ``refit_table`` at the median: a patch of table read as a tile; so is one
+    left more than ``refit_table_low`` off and more than ``refit_table_ratio``
+    times the median of the cells so judged (at least ``refit_table_cells``):
+    how closely the tiles fit differs from photo to photo (real art, blur),
+    a patch of table stands out of its photo's tiles.
 
     Returns
     -------
@@ -1171,6 +1178,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     yy, xx = np.mgrid[-m - 2:m + 3, -m - 2:m + 3].astype(np.float32)
     pen = cfg.prior_weight * (xx * xx + yy * yy) / (cfg.prior_sigma * P) ** 2
     out: dict[Cell, dict[str, Any]] = {}
+    table: dict[Cell, tuple[float, float]] = {}  # cell -> (table residual, best small misfit)
     for c in look:
         t = tiles[c]
         Ai = cv2.invertAffineTransform(t.A)
@@ -1192,6 +1200,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
         if c not in empty and add and cfg.refit_table > 0:
             gi = index[(t.tile.id, t.rot)]
             off = _table_like(r2[[gi, int(np.argmin(coarse))]], cfg)
+            table[c] = (off, float(coarse.min()))
             if off > cfg.refit_table:
                 out[c] = {"removed": True, "table": round(off, 4), "coarse": round(float(coarse.min()), 4)}
                 continue
@@ -1269,6 +1278,12 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
                   "misfit_read": 1.0 if gi is None else round(mis[gi], 4)}
         if gi is None:
             out[c]["added"] = True
+    if cfg.refit_table_ratio > 0 and len(table) >= cfg.refit_table_cells:
+        level = cfg.refit_table_ratio * float(np.median([v[0] for v in table.values()]))
+        for c, (off, best_coarse) in table.items():
+            if off > max(cfg.refit_table_low, level):
+                out[c] = {"removed": True, "table": round(off, 4), "coarse": round(best_coarse, 4)}
+                looks.pop(c, None)  # as for a cell removed at once: not looked at as a tile
     read = [c for c in tiles if c not in empty]
     if read and all(out.get(c, {}).get("removed") for c in read):
         # Every tile looks like the table: nothing is left to tell the table by; the tile stage's reading stands.
@@ -1283,10 +1298,11 @@ def _table_like(r2: np.ndarray, cfg: FigureConfig) -> float:
     ``r2`` is (K, S, S) float32, the squared residual of the cell's small photo
     (``refit_px``) against K arts.  Pixels above ``refit_hidden`` are hidden
     (a figure, an ore stack) and left out, as in :func:`_refit`.  A tile fits
-    the pixels a figure leaves visible closely (median below 0.2 on the
-    development photos, blurred and turned ones included); a patch of table (a
-    cloth's stripes or checks, a green play mat) that the tile stage took for a
-    tile is off over most of it (0.25-0.9).  Returns 0.0 when less than
+    the pixels a figure leaves visible closely (median below 0.21 on the
+    development photos, blurred and turned ones and real art included; the
+    median over a photo's cells about 0.03-0.1); a patch of table (a cloth's
+    stripes or checks, a green play mat) that the tile stage took for a tile
+    is off over most of it (0.16-0.9, four or more times its photo's median).  Returns 0.0 when less than
     ``refit_table_seen`` of the cell is visible against every art: too hidden
     to judge.
     """
