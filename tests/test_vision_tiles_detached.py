@@ -62,8 +62,9 @@ def test_a_large_group_apart_is_kept_and_the_rule_can_be_turned_off():
 
 @pytest.mark.parametrize("index", [48, 39])
 def test_tiles_read_off_the_board_are_left_out(tmp_path, index):
-    """Photo 48: the score board at the top of the photo, read as three tiles; photo 39: two cells
-    of an orange checked cloth in a corner, with two yellow 'meeples' on them."""
+    """Photo 48: the score board at the top of the photo, read as tiles; photo 39: two cells of an
+    orange checked cloth in a corner, with yellow 'meeples' on them (the figure stage's table
+    check takes one of the two for the table too)."""
     res, _level, _ = generated_photo("goldrush", ["sheriff"], 9926001, index, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     cfg = load_config()
@@ -72,6 +73,6 @@ def test_tiles_read_off_the_board_are_left_out(tmp_path, index):
         path, config=dataclasses.replace(cfg, tiles=dataclasses.replace(cfg.tiles, detached_gap=0))).board)
     on = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
     extra = [e for e in off.occupancy_errors if e["error"] == "extra"]
-    assert len(extra) >= 2 and off.tiles_right == off.truth_tiles
+    assert extra and off.tiles_right == off.truth_tiles
     assert on.tiles_all_right
     assert len(on.figure_errors) <= len(off.figure_errors)
