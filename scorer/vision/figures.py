@@ -1302,9 +1302,9 @@ def _table_like(r2: np.ndarray, cfg: FigureConfig) -> float:
     development photos, blurred and turned ones and real art included; the
     median over a photo's cells about 0.03-0.1); a patch of table (a cloth's
     stripes or checks, a green play mat) that the tile stage took for a tile
-    is off over most of it (0.16-0.9, four or more times its photo's median).  Returns 0.0 when less than
-    ``refit_table_seen`` of the cell is visible against every art: too hidden
-    to judge.
+    is off over most of it (0.16-0.9, four or more times its photo's
+    median).  Returns 0.0 when less than ``refit_table_seen`` of the cell is
+    visible against every art: too hidden to judge.
     """
     best = math.inf
     for rk in r2:

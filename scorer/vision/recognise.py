@@ -2159,8 +2159,8 @@ def _detached(board: set[Cell], gap: int, share: float) -> set[Cell]:
 
     Every tile is placed against a tile already on the table (Gold Rush:
     ``rules.md`` section 6, turn step 1, seed ``000_*``; the base game's rule
-    book likewise), so the board is one group of tiles joined side to side. The largest group
-    (most tiles) is the board; a group that lies within ``gap`` - 1 empty
+    book likewise), so the board is one group of tiles joined side to side.
+    The largest group (most tiles) is the board; a group that lies within ``gap`` - 1 empty
     cells of it (a tile missed, hidden or cut by the photo's edge) joins it,
     and so on. A group left over would need ``gap`` or more tiles all missed
     in a row, and is dropped when it holds at most ``share`` of the board's
