@@ -61,6 +61,12 @@ class PhotoScore:
                          + " ".join(f"{x},{y}" for x, y in gone[:8]) + ("..." if len(gone) > 8 else "")
                          + " (add a tile there with `scorer fix` if one lies there)")
             lines.append("")
+        apart = board.extra.get("photo", {}).get("detached_cells") or []
+        if apart:
+            lines.append(f"{len(apart)} tile(s) lay apart from the board (spare tiles, a score board?) and were "
+                         "left out: " + " ".join(f"{x},{y}" for x, y in apart[:8]) + ("..." if len(apart) > 8 else "")
+                         + " (add them with `scorer fix` if they belong to the board)")
+            lines.append("")
         lines.append(format_report(self.report).rstrip())
         if self.board_path is not None and not any(board.track.values()):
             from .corrections import fix_command

@@ -15,6 +15,7 @@ import dataclasses
 
 import pytest
 
+from scorer.board import read_board
 from scorer.evaluate import compare_boards
 from scorer.render.synth import generated_photo
 from scorer.vision.config import load_config
@@ -71,8 +72,27 @@ def test_tiles_read_off_the_board_are_left_out(tmp_path, index):
     assert (cfg.tiles.detached_gap, cfg.tiles.detached_share) == (2, 0.5)
     off = compare_boards(res.truth, read_photo_full(
         path, config=dataclasses.replace(cfg, tiles=dataclasses.replace(cfg.tiles, detached_gap=0))).board)
-    on = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
+    board = read_photo_full(path, config=cfg).board
+    on = compare_boards(res.truth, board)
     extra = [e for e in off.occupancy_errors if e["error"] == "extra"]
     assert extra and off.tiles_right == off.truth_tiles
     assert on.tiles_all_right
+    apart = board.extra["photo"]["detached_cells"]
+    assert apart and not any(tuple(c) in board.tiles for c in apart)
     assert len(on.figure_errors) <= len(off.figure_errors)
+
+
+def test_the_summary_names_the_tiles_left_out(tmp_path):
+    """The terminal summary of a photo says which tiles lay apart from the board and how to add them."""
+    from scorer.photoscore import score_photo
+
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], 9926001, 48, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    scored = score_photo(path)
+    text = scored.summary()
+    apart = scored.report.board.extra["photo"]["detached_cells"]
+    assert apart == read_board(scored.board_path).extra["photo"]["detached_cells"]
+    line = next(line for line in text.splitlines() if "apart from the board" in line)
+    assert line.startswith(f"{len(apart)} tile(s) lay apart from the board")
+    assert " ".join(f"{x},{y}" for x, y in apart) in line and "scorer fix" in line
+

@@ -25,7 +25,7 @@ an ordinary board that the rules engine scores, with per-detection confidences
 and runner-up alternatives kept as extra fields (``confidence``,
 ``alternatives``) so the correction step can ask about the weakest first, and a
 top-level ``photo`` key with what the pipeline saw (grid homography, cells cut by
-the photo's edge).
+the photo's edge, cells found to be the table, tiles apart from the board left out).
 """
 
 from __future__ import annotations
@@ -392,6 +392,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "grid": {"homography": np.round(grid.H, 9).tolist(), "support": round(float(grid.support), 3)},
         "cut_cells": [list(c) for c in getattr(tiles, "cut", [])],
         "removed_cells": [list(c) for c, look in sorted(looks.items()) if look.get("removed")],
+        "detached_cells": [list(c) for c in getattr(tiles, "debug", {}).get("detached", [])],
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)
