@@ -50,23 +50,17 @@ class PhotoScore:
                  f"({sum(self.seconds.values()):.1f} s)", "", board_map(board).rstrip(),
                  "(tile id, then its turn: ^ as in `scorer tiles`, > a quarter turn clockwise, v a half turn, "
                  "< a quarter turn anticlockwise; * figures stand on it)", ""]
-        cut = board.extra.get("photo", {}).get("cut_cells") or []
-        if cut:
-            lines.append(f"{len(cut)} cell(s) cut by the photo's edge were not read: "
-                         + " ".join(f"{x},{y}" for x, y in cut[:8]) + ("..." if len(cut) > 8 else ""))
-            lines.append("")
-        gone = board.extra.get("photo", {}).get("removed_cells") or []
-        if gone:
-            lines.append(f"{len(gone)} cell(s) looked like the table, not a tile, and were left empty: "
-                         + " ".join(f"{x},{y}" for x, y in gone[:8]) + ("..." if len(gone) > 8 else "")
-                         + " (add a tile there with `scorer fix` if one lies there)")
-            lines.append("")
-        apart = board.extra.get("photo", {}).get("detached_cells") or []
-        if apart:
-            lines.append(f"{len(apart)} tile(s) lay apart from the board (spare tiles, a score board?) and were "
-                         "left out: " + " ".join(f"{x},{y}" for x, y in apart[:8]) + ("..." if len(apart) > 8 else "")
-                         + " (add them with `scorer fix` if they belong to the board)")
-            lines.append("")
+        photo = board.extra.get("photo", {})
+        for key, what, hint in (
+                ("cut_cells", "cell(s) cut by the photo's edge were not read", ""),
+                ("removed_cells", "cell(s) looked like the table, not a tile, and were left empty",
+                 " (add a tile there with `scorer fix` if one lies there)"),
+                ("detached_cells", "tile(s) lay apart from the board (spare tiles, a score board?) and were left out",
+                 " (add them with `scorer fix` if they belong to the board)")):
+            cells = photo.get(key) or []
+            if cells:
+                lines += [f"{len(cells)} {what}: " + " ".join(f"{x},{y}" for x, y in cells[:8])
+                          + ("..." if len(cells) > 8 else "") + hint, ""]
         lines.append(format_report(self.report).rstrip())
         if self.board_path is not None and not any(board.track.values()):
             from .corrections import fix_command

@@ -392,7 +392,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         "grid": {"homography": np.round(grid.H, 9).tolist(), "support": round(float(grid.support), 3)},
         "cut_cells": [list(c) for c in getattr(tiles, "cut", [])],
         "removed_cells": [list(c) for c, look in sorted(looks.items()) if look.get("removed")],
-        "detached_cells": [list(c) for c in getattr(tiles, "debug", {}).get("detached", [])],
+        "detached_cells": [list(c) for c in getattr(tiles, "detached", [])],
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
     }
     return PhotoReading(board, grid, rgb, seconds, tiles, figs)

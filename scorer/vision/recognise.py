@@ -331,6 +331,9 @@ class TileReading:
     debug : dict
         Timings and statistics; ``hidden``: ``[x, y, share]`` of every cell
         where figures hide at least ``occ_min`` of the tile.
+    detached : list of (int, int)
+        Cells read as tiles but left out, lying apart from the board (a supply
+        stack, a score board): reported, in case one belongs to the board.
     """
 
     cells: dict[Cell, CellReading]
@@ -342,6 +345,7 @@ class TileReading:
     px: int
     grid: Grid | None = None
     debug: dict[str, Any] = field(default_factory=dict)
+    detached: list[Cell] = field(default_factory=list)
 
     def patch(self, cell: Cell, *, pad: float = 0.0) -> np.ndarray:
         """Top-down RGB crop of ``cell`` (``pad`` tiles around it), ``px`` pixels a tile.
@@ -2160,13 +2164,13 @@ def _detached(board: set[Cell], gap: int, share: float) -> set[Cell]:
     Every tile is placed against a tile already on the table (Gold Rush:
     ``rules.md`` section 6, turn step 1, seed ``000_*``; the base game's rule
     book likewise), so the board is one group of tiles joined side to side.
-    The largest group (most tiles) is the board; a group that lies within ``gap`` - 1 empty
-    cells of it (a tile missed, hidden or cut by the photo's edge) joins it,
-    and so on. A group left over would need ``gap`` or more tiles all missed
-    in a row, and is dropped when it holds at most ``share`` of the board's
-    tiles. Cells outside the photo count as empty: a board that leaves the
-    photo and comes back into it is rarer than a supply stack or a score
-    board near the photo's edge.
+    The largest group (most tiles) is the board; a group that lies within
+    ``gap`` - 1 empty cells of it (a tile missed, hidden or cut by the photo's
+    edge) joins it, and so on. A group left over would need ``gap`` or more
+    tiles all missed in a row, and is dropped when it holds at most ``share``
+    of the board's tiles. Cells outside the photo count as empty: a board that
+    leaves the photo and comes back into it is rarer than a supply stack or a
+    score board near the photo's edge.
 
     Parameters
     ----------
@@ -2184,35 +2188,32 @@ def _detached(board: set[Cell], gap: int, share: float) -> set[Cell]:
     """
     if gap <= 0 or len(board) < 2:
         return set()
-    groups: list[set[Cell]] = []
-    left = set(board)
+    groups = _linked(board, 1)
+    main = max(groups, key=lambda g: (len(g), min(g)))
+    # Two cells with fewer than gap empty cells on a side-to-side path between them
+    # lie within gap of each other, city-block.
+    joined = next(r for r in _linked(board, gap) if next(iter(main)) in r)
+    return set().union(*(g for g in groups if not g & joined and len(g) <= share * len(main)))
+
+
+def _linked(cells: set[Cell], reach: int) -> list[set[Cell]]:
+    """``cells`` grouped so that each lies within city-block distance ``reach`` of another of its group."""
+    steps = [(dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
+             if 0 < abs(dx) + abs(dy) <= reach]
+    groups, left = [], set(cells)
     while left:
         todo = [left.pop()]
         group = set(todo)
         while todo:
             x, y = todo.pop()
-            for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            for dx, dy in steps:
+                c = (x + dx, y + dy)
                 if c in left:
                     left.discard(c)
                     group.add(c)
                     todo.append(c)
         groups.append(group)
-    if len(groups) < 2:
-        return set()
-    main = max(groups, key=lambda g: (len(g), min(g)))
-    joined = list(main)
-    rest = [g for g in groups if g is not main]
-    while rest:
-        # Fewest empty cells on a side-to-side path between two cells: their city-block distance less one.
-        pts = np.array(joined)
-        near = [g for g in rest
-                if min(int(np.abs(pts - np.array(c)).sum(axis=1).min()) for c in g) - 1 < gap]
-        if not near:
-            break
-        for g in near:
-            joined.extend(g)
-        rest = [g for g in rest if all(g is not n for n in near)]
-    return set().union(*(g for g in rest if len(g) <= share * len(main)))
+    return groups
 
 
 def _holes(match: _Match, maybe: np.ndarray, dec, occ: np.ndarray, cfg: TileConfig) -> np.ndarray:
@@ -2883,7 +2884,7 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     cut_report = sorted((c for c in cut if c in near), key=lambda c: (c[1], c[0]))
     debug = dict(stats)
     debug.update({"cells_examined": len(cells), "templates": len(tpl.keys),
-                  "phase_shift": list(phase), "detached": [list(c) for c in sorted(apart)],
+                  "phase_shift": list(phase),
                   "hidden": [] if match.hidden_share is None else
                   [[int(c[0]), int(c[1]), round(float(h), 3)] for c, h in zip(match.cells, match.hidden_share)
                    if h >= cfg.occ_min],
@@ -2891,7 +2892,8 @@ def read_tiles(rgb: np.ndarray, grid: Grid, catalog: Catalog, cfg: TileConfig | 
     log.debug("tiles: %d occupied of %d cells; %s", len(readings), len(cells), debug["seconds"])
     rect = region.image.copy()
     rect[~region.valid] = 0
-    return TileReading(readings, cut_report, occupancy, catalog, rect, region.origin, region.px, grid, debug)
+    return TileReading(readings, cut_report, occupancy, catalog, rect, region.origin, region.px, grid, debug,
+                       sorted(apart))
 
 
 def guess_catalog(rgb: np.ndarray, grid: Grid, candidates: Sequence[Catalog], cfg: TileConfig | None = None, *,
