@@ -445,6 +445,26 @@ def test_photo_shrunk_until_its_tiles_are_too_small_is_read_again_larger(retry, 
     assert len(reading.board.tiles) == len(truth_of(name).tiles) == tiles
 
 
+@pytest.mark.parametrize("retry, side", [(880, 880), (0, 440)])
+def test_tiles_just_above_the_least_are_read_larger_where_the_file_allows_else_at_the_size_read(retry, side):
+    """Tiles of 22 pixels at the working size (440) are read again from more of the file's pixels
+    (``retry_tile_px`` 24: 45 pixels at 880); where the file gives no more (no retry), they are
+    read at 22 pixels, above ``min_tile_px`` (21), and every tile is right."""
+    import dataclasses
+
+    from scorer.vision import config, pipeline
+
+    name = "base-river-goldmines-endgame-easy"
+    cfg = config.load_config()
+    assert cfg.tiles.min_tile_px < 22 < cfg.photo.retry_tile_px
+    cfg.photo = dataclasses.replace(cfg.photo, max_side=440, retry_max_side=retry)
+    reading = pipeline.read_photo_full(SAMPLES / f"{name}.jpg", config=cfg)
+    assert max(reading.image.shape[:2]) == side
+    assert reading.tiles.debug["tile_px"] == pytest.approx(22.5 * side / 440, rel=0.05)
+    cmp = compare_boards(truth_of(name), reading.board)
+    assert cmp.tiles_right == len(truth_of(name).tiles) == 102
+
+
 def test_prefetch_loads_every_candidate_games_templates_and_the_same_board_comes_out(monkeypatch):
     """While the grid is found, a thread loads the tile templates of every game the photo may show
     and the figure solids; the stages then use those very objects, so the board read is the same

@@ -31,6 +31,7 @@ class PhotoConfig:
 
     max_side: int = 2048  # longest side the pipeline works at, pixels (larger photos are shrunk while decoding)
     retry_max_side: int = 4096  # a shrunk photo whose tiles come out too small is read again at up to this (0: never)
+    retry_tile_px: float = 24.0  # ... too small there: narrower than this, pixels (tiles.min_tile_px refuses only at the size read last)
 
 
 def _figure_config() -> type | None:

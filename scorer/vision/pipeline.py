@@ -30,6 +30,8 @@ the photo's edge, cells found to be the table, tiles apart from the board left o
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
 import threading
 import time
@@ -130,8 +132,10 @@ def read_photo_full(
     ------
     PhotoError, TableNotFoundError, TilesTooSmallError
         The photo cannot be read or shows no tile grid; the message says what to change.
-        A photo shrunk to ``config.photo.max_side`` whose tiles come out too small there
-        is read again at up to ``config.photo.retry_max_side`` before it is refused.
+        A photo shrunk to ``config.photo.max_side`` whose tiles come out narrower than
+        ``config.photo.retry_tile_px`` there is read again at up to
+        ``config.photo.retry_max_side``; tiles narrower than ``config.tiles.min_tile_px``
+        at the size read are refused.
     """
     from . import config as vconfig
 
@@ -146,13 +150,19 @@ def read_photo_full(
 
     kwargs = dict(game=game, expansions=expansions, players=players, tile_sets=tile_sets, appearance=appearance,
                   art_dir=art_dir)
+    side = max(rgb.shape[:2])
+    shrunk = not isinstance(source, np.ndarray) and side >= cfg.photo.max_side and cfg.photo.retry_max_side > side
+    first = cfg
+    if shrunk and cfg.photo.retry_tile_px > cfg.tiles.min_tile_px:
+        # Tiles a little larger than the least readable are read better from more of the file's pixels.
+        first = copy.copy(cfg)
+        first.tiles = dataclasses.replace(cfg.tiles, min_tile_px=cfg.photo.retry_tile_px)
     try:
-        return _read_loaded(rgb, source, cfg, seconds, **kwargs)
+        return _read_loaded(rgb, source, first, seconds, **kwargs)
     except TilesTooSmallError as exc:
         # Keep what was seen so the caller can draw a debug image.
         exc.seen.setdefault("image", rgb)
-        side = max(rgb.shape[:2])
-        if isinstance(source, np.ndarray) or side < cfg.photo.max_side or cfg.photo.retry_max_side <= side:
+        if not shrunk:
             raise
         small = exc
     except PhotoError as exc:
@@ -164,7 +174,14 @@ def read_photo_full(
     large = load_photo(source, max_side=cfg.photo.retry_max_side)
     seconds["load"] += time.perf_counter() - t0
     if max(large.shape[:2]) <= side:
-        raise small
+        if first is cfg:
+            raise small
+        # The file is no larger than the working size: its tiles are read at this size after all.
+        try:
+            return _read_loaded(rgb, source, cfg, seconds, **kwargs)
+        except PhotoError as exc:
+            exc.seen.setdefault("image", rgb)
+            raise
     log.info("the tiles are too small at %d pixels; reading the photo again at %d pixels", side, max(large.shape[:2]))
     try:
         return _read_loaded(large, source, cfg, seconds, **kwargs)

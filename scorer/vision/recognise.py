@@ -227,7 +227,7 @@ class TileConfig:
     repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
     repair_edge_occupancy: float = 0.02  # an empty cell beside one tile is repaired when at least this likely
     repair_occlusion: bool = True  # find what hides the repaired cells again and compare around it
-    min_tile_px: float = 24.0  # smallest tile side in photo pixels
+    min_tile_px: float = 21.0  # smallest tile side in photo pixels (narrower tiles are refused)
     close_tile_px: float = 300.0  # tiles at least this large (pixels a side, working size) that match nothing: advise stepping back (0: off)
     min_luminance: float = 35.0  # darkest board mean luminance, 0-255
     max_blur: float = 0.07  # largest photo blur (Gaussian sigma, tile units) before refusing the photo ...
