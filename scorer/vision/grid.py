@@ -189,7 +189,8 @@ class Grid:
         least-squares fit, north up, with its ``k1``; ``alternatives``: other
         lattices the seams allow, ``(Hn, k1, k2)`` each, north up: the other
         passes' and the candidates framing the most seams that were not
-        chosen), for development and for the tile stage's check
+        chosen; ``passes``: how many of the first alternatives are the other
+        passes' lattices), for development and for the tile stage's check
         (:func:`scorer.vision.recognise.check_lattice`).
     k2 : float
         Second radial distortion coefficient.
@@ -417,9 +418,11 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
             first = found[0]
     if first is None:
         raise error from None
-    # The other passes' lattices go first among those the tile stage may check (recognise.check_lattice).
-    first.debug["alternatives"] = [(g.Hn, g.k1, g.k2) for g in found if g is not first] + list(
-        first.debug.get("alternatives", []))
+    # The other passes' lattices go first among those the tile stage may check (recognise.check_lattice),
+    # and ``passes`` says how many they are.
+    passes = [(g.Hn, g.k1, g.k2) for g in found if g is not first]
+    first.debug["alternatives"] = passes + list(first.debug.get("alternatives", []))
+    first.debug["passes"] = len(passes)
     return first
 
 

@@ -222,6 +222,9 @@ class TileConfig:
     lattice_game_below: float = 0.8  # ... and the guessed game's below this is checked again on the guessed game's alone
     lattice_start_move: float = 0.25  # the lattice before the fit is rated too when the board's cells lie this far apart on the two, tile units ...
     lattice_start_gain: float = 1.5  # ... and replaces the fit when this many times its cells (plus lattice_min_tiles) match on it
+    lattice_passes: bool = True  # a lattice the grid stage found weak and searched again for (grid.debug["passes"]) is compared with the other passes' lattices by the tiles read on each (off: not) ...
+    lattice_pass_gain: float = 0.02  # ... one of which replaces it when its tiles match their templates this much better on average ...
+    lattice_pass_tiles: float = 0.9  # ... and at least this share as many tiles are read on it
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
     repair_trim: float = 0.3  # share of worst-fitting pixels ignored when repairing (figures)
     repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
@@ -2425,6 +2428,9 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
       after it, the one before replaces the fit when ``lattice_start_gain``
       times as many cells (plus ``lattice_min_tiles``) match on it, under the
       catalogue that rates either of the two best.
+    * Where none of these replaced it and the grid stage searched again for
+      a lattice framing few tiles (``grid.debug["passes"]``), the tiles read on
+      each of its other passes' lattices may replace it (:func:`_pass_lattice`).
 
     Parameters
     ----------
@@ -2511,12 +2517,13 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
                 chosen = (name, g, None, float(now.max()))
+    def read(g: Grid, i: int) -> TileReading:
+        return read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance, art_dir=art_dir)
+
     if rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
         # Also where a lattice of another period passed: halving a lattice of cells about two
         # tiles a side is only near the tiles' period, and one the seams allow may be on it.
-        other = _other_lattice(rgb, grid, survey, best, tiles, rate, top, cfg,
-                               lambda g, i: read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance,
-                                                       art_dir=art_dir))
+        other = _other_lattice(rgb, grid, survey, best, tiles, rate, top, cfg, read)
         if other is not None and (chosen is None or other[3] > chosen[3]):
             chosen = other
     start = grid.debug.get("start")
@@ -2539,6 +2546,10 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 k = int(np.argmax(np.maximum(rating, p0)))
                 if t0[k] >= cfg.lattice_start_gain * tiles[k] + cfg.lattice_min_tiles and p0[k] >= rating[k]:
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
+    if chosen is None and cfg.lattice_passes and grid.debug.get("passes"):
+        g = _pass_lattice(grid, int(np.argmax(rating)), cfg, read)
+        if g is not None:
+            chosen = ("another pass of the grid stage", g, None, float(rating.max()))
     if chosen is None:
         survey.rating = rating
         return grid, survey
@@ -2648,12 +2659,7 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
     reads: dict[int, float] = {}
 
     def fine(lattice: Grid, which: int) -> float:
-        # Mean fine match of the tiles read on a lattice (-1: none read).
-        try:
-            cells = read(lattice, which).cells.values()
-        except PhotoError:
-            return -1.0
-        return float(np.mean([c.score for c in cells])) if cells else -1.0
+        return _tiles_match(read, lattice, which)[0]
 
     chosen = None
     for rated, g, sv, t2, b2 in passed[:cfg.lattice_alt_reads]:
@@ -2673,6 +2679,49 @@ def _other_lattice(rgb: np.ndarray, grid: Grid, survey: LatticeSurvey, best: np.
         if now > was and (chosen is None or now > chosen[0]):
             chosen = (now, g, sv, rated)
     return None if chosen is None else ("another lattice the seams allow", chosen[1], chosen[2], chosen[3])
+
+
+def _tiles_match(read: Any, lattice: Grid, which: int) -> tuple[float, int]:
+    """Mean fine match (:attr:`CellReading.score`) of the tiles read on ``lattice`` under catalogue
+    ``which`` (``read(lattice, which)``: :func:`read_tiles`), and how many were read; (-1, 0) where
+    none is or the photo is refused on that lattice."""
+    try:
+        cells = read(lattice, which).cells.values()
+    except PhotoError:
+        return -1.0, 0
+    return (float(np.mean([c.score for c in cells])), len(cells)) if cells else (-1.0, 0)
+
+
+def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | None:
+    """The lattice of another pass of the grid stage whose tiles match clearly better than ``grid``'s.
+
+    Where the lattice of its first pass frames few tiles, the grid stage looks
+    again on other segments (blurred, then the line energy image) and chooses
+    among the passes' lattices on the seams alone
+    (:func:`scorer.vision.grid.find_grid`); seams that weak tell little, and a
+    lattice a wrong lens distortion bends off the far tiles can frame as many
+    of them as the right one.  The tiles tell: the other passes' lattices (the
+    first ``grid.debug["passes"]`` of ``grid.debug["alternatives"]``) and
+    ``grid`` are each read (``read(lattice, which)``: :func:`read_tiles` under
+    the catalogue that rates ``grid`` best), and the one whose tiles match
+    their templates best on average (:func:`_tiles_match`) replaces ``grid``
+    when it does so by ``lattice_pass_gain`` more, with at least
+    ``lattice_pass_tiles`` times as many tiles read.  Returns that lattice
+    (its debug without the alternatives), or None.
+    """
+    now, count = _tiles_match(read, grid, which)
+    chosen = None
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for Hn, k1, k2 in grid.debug.get("alternatives", [])[:int(grid.debug["passes"])]:
+            g = dataclasses.replace(grid, Hn=np.asarray(Hn, float), k1=float(k1), k2=float(k2), debug={
+                k: v for k, v in grid.debug.items() if k not in ("alternatives", "passes", "start")})
+            mean, n = _tiles_match(read, g, which)
+            log.debug("tiles read on another pass's lattice (k1 %.3f) match %.3f on average (%d tiles), on the "
+                      "lattice chosen %.3f (%d tiles)", k1, mean, n, now, count)
+            if mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count and (
+                    chosen is None or mean > chosen[0]):
+                chosen = (mean, g)
+    return None if chosen is None else chosen[1]
 
 
 def _same_cells(g: Grid, photo: np.ndarray, tol: float) -> bool:
