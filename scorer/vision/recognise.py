@@ -225,6 +225,7 @@ class TileConfig:
     lattice_passes: bool = True  # a lattice the grid stage found weak and searched again for (grid.debug["passes"]) is compared with the other passes' lattices by the tiles read on each (off: not) ...
     lattice_pass_gain: float = 0.02  # ... one of which replaces it when its tiles match their templates this much better on average ...
     lattice_pass_tiles: float = 0.9  # ... and at least this share as many tiles are read on it
+    lattice_pass_floor: float = 0.35  # ... and, where the photo is refused on the lattice chosen, when its tiles match at least this on average
     repair: bool = True  # compare disagreeing cells with every tile that fits their neighbours
     repair_trim: float = 0.3  # share of worst-fitting pixels ignored when repairing (figures)
     repair_min_occupancy: float = 0.001  # cells less likely to hold a tile are not repaired
@@ -2706,8 +2707,11 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
     the catalogue that rates ``grid`` best), and the one whose tiles match
     their templates best on average (:func:`_tiles_match`) replaces ``grid``
     when it does so by ``lattice_pass_gain`` more, with at least
-    ``lattice_pass_tiles`` times as many tiles read.  Returns that lattice
-    (its debug without the alternatives), or None.
+    ``lattice_pass_tiles`` times as many tiles read; where the photo is
+    refused on ``grid`` (too blurry, nothing like a tile), only by tiles that
+    match ``lattice_pass_floor`` or better on average: tiles read on a score
+    board's squares match far worse than that, and the refusal says what to
+    change.  Returns that lattice (its debug without the alternatives), or None.
     """
     now, count = _tiles_match(read, grid, which)
     chosen = None
@@ -2718,8 +2722,8 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
             mean, n = _tiles_match(read, g, which)
             log.debug("tiles read on another pass's lattice (k1 %.3f) match %.3f on average (%d tiles), on the "
                       "lattice chosen %.3f (%d tiles)", k1, mean, n, now, count)
-            if mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count and (
-                    chosen is None or mean > chosen[0]):
+            if (mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count
+                    and (count or mean >= cfg.lattice_pass_floor) and (chosen is None or mean > chosen[0])):
                 chosen = (mean, g)
     return None if chosen is None else chosen[1]
 
