@@ -84,15 +84,22 @@ def test_a_lattice_refused_on_the_grid_stages_choice_is_replaced_only_by_tiles_t
     assert (chosen is not None and chosen.Hn[0, 2] == 0.25) == replaced
 
 
-def test_a_blurred_photo_is_read_on_the_pass_whose_tiles_match_best(tmp_path):
-    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9927002, 132, difficulty="mixed")
+def read_without_and_with(tmp_path, seed: int, index: int, check: str):
+    """Base photo ``index`` of the mixed series ``seed`` read without the tiles' comparisons
+    (``lattice_passes`` off) and with them, where ``check`` replaces the lattice: both compared
+    with the truth."""
+    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], seed, index, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     cfg = load_config()
     off = read_photo_full(path, config=dataclasses.replace(cfg, tiles=dataclasses.replace(
         cfg.tiles, lattice_passes=False)))
     on = read_photo_full(path, config=cfg)
-    assert on.grid.debug.get("lattice_check") == "another pass of the grid stage"
-    before, after = compare_boards(res.truth, off.board), compare_boards(res.truth, on.board)
+    assert on.grid.debug.get("lattice_check") == check
+    return compare_boards(res.truth, off.board), compare_boards(res.truth, on.board)
+
+
+def test_a_blurred_photo_is_read_on_the_pass_whose_tiles_match_best(tmp_path):
+    before, after = read_without_and_with(tmp_path, 9927002, 132, "another pass of the grid stage")
     assert before.tiles_right < 0.6 * before.truth_tiles
     assert after.tiles_all_right and after.truth_tiles == 97
 
@@ -112,12 +119,5 @@ def test_a_long_river_bent_off_by_the_fit_is_read_on_the_lattice_before_it(tmp_p
     (15 of 23 tiles right); on the lattice before the fit, whose tiles match 0.68 on average against
     0.65, 19 are right.  Read under the game guessed on the lattice: the wood table rates Gold Rush's
     sand higher than the base tiles, and read as Gold Rush, one 'tile' matched."""
-    res, _level, _ = generated_photo("carcassonne", ["river", "goldmines"], 9926002, 97, difficulty="mixed")
-    path, _ = res.save(tmp_path / "photo.jpg")
-    cfg = load_config()
-    off = read_photo_full(path, config=dataclasses.replace(cfg, tiles=dataclasses.replace(
-        cfg.tiles, lattice_passes=False)))
-    on = read_photo_full(path, config=cfg)
-    assert on.grid.debug.get("lattice_check") == "before the fit, by the tiles read"
-    before, after = compare_boards(res.truth, off.board), compare_boards(res.truth, on.board)
+    before, after = read_without_and_with(tmp_path, 9926002, 97, "before the fit, by the tiles read")
     assert after.tiles_right >= before.tiles_right + 3
