@@ -2435,7 +2435,11 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
       each of its other passes' lattices may replace it (:func:`_pass_lattice`).
     * Tiles are read for these comparisons under the game guessed on the
       lattice (:func:`guess_catalog`): a wood table rates the Gold Rush art
-      high whether base tiles lie on it or not.
+      high whether base tiles lie on it or not.  They are not made where that
+      game's tiles rate the lattice below ``lattice_game_below`` and another
+      game's ``lattice_game_gap`` higher: such a lattice is checked again on
+      the guessed game's tiles alone
+      (:func:`scorer.vision.pipeline.check_lattice_and_game`).
 
     Parameters
     ----------
@@ -2522,15 +2526,24 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                       np.round(now, 2), t2, np.round(was, 2), tiles)
             if ok.any() and (chosen is None or now.max() > chosen[3]):
                 chosen = (name, g, None, float(now.max()))
+
     def read(g: Grid, i: int) -> TileReading:
         return read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance, art_dir=art_dir)
 
-    def game() -> int:
+    guessed: list[int | None] = []
+
+    def game() -> int | None:
         # The catalogue the tiles read on the lattice are compared under: the game guessed on it
-        # (a wood table rates the Gold Rush art high on its own, base tiles on it or not).
-        if len(catalogs) == 1:
-            return 0
-        return catalogs.index(guess_catalog(rgb, grid, catalogs, cfg, appearance=appearance, art_dir=art_dir))
+        # (a wood table rates the Gold Rush art high on its own, base tiles on it or not).  None
+        # where that game's tiles rate the lattice low and another game's clearly higher: the
+        # lattice is then checked again on that game's tiles alone (check_lattice_and_game), which
+        # a lattice taken here would escape.
+        if not guessed:
+            k = 0 if len(catalogs) == 1 else catalogs.index(
+                guess_catalog(rgb, grid, catalogs, cfg, appearance=appearance, art_dir=art_dir))
+            low = rating[k] < cfg.lattice_game_below and rating.max() >= rating[k] + cfg.lattice_game_gap
+            guessed.append(None if low else k)
+        return guessed[0]
 
     if rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
         # Also where a lattice of another period passed: halving a lattice of cells about two
@@ -2558,9 +2571,9 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 k = int(np.argmax(np.maximum(rating, p0)))
                 if t0[k] >= cfg.lattice_start_gain * tiles[k] + cfg.lattice_min_tiles and p0[k] >= rating[k]:
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
-                elif cfg.lattice_passes and _better_read(read, grid, g0, game(), cfg):
+                elif cfg.lattice_passes and game() is not None and _better_read(read, grid, g0, game(), cfg):
                     chosen = ("before the fit, by the tiles read", g0, sv0, float(p0.max()))
-    if chosen is None and cfg.lattice_passes and grid.debug.get("passes"):
+    if chosen is None and cfg.lattice_passes and grid.debug.get("passes") and game() is not None:
         g = _pass_lattice(grid, game(), cfg, read)
         if g is not None:
             chosen = ("another pass of the grid stage", g, None, float(rating.max()))
