@@ -6,7 +6,8 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
    before the catalogue guess): a lattice of half or twice the tile period
    (or 3/4 or 4/3 of it along one axis), or one the grid stage's fit bent off
    the far tiles, is replaced by the one
-   whose cells match the tile templates clearly better;
+   whose cells match the tile templates clearly better; a weak lattice, by
+   another pass's of the grid stage whose tiles read match clearly better;
 1. **survey**: every lattice cell seen in the photo is warped top-down at a
    few pixels a tile and compared coarsely with every template (step 4);
    only cells within ``board_margin`` of a cell that clearly looks like a
@@ -2725,8 +2726,8 @@ def _better_read(read: Any, grid: Grid, other: Grid, which: int, cfg: TileConfig
     read (:func:`_tiles_match` under catalogue ``which``)."""
     now, count = _tiles_match(read, grid, which)
     mean, n = _tiles_match(read, other, which)
-    log.debug("tiles read on the lattice before the fit match %.3f on average (%d tiles), after it %.3f (%d tiles)",
-              mean, n, now, count)
+    log.debug("tiles read on the other lattice match %.3f on average (%d tiles), on the lattice chosen %.3f "
+              "(%d tiles)", mean, n, now, count)
     return bool(count and mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count)
 
 
@@ -2741,7 +2742,7 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
     of them as the right one.  The tiles tell: the other passes' lattices (the
     first ``grid.debug["passes"]`` of ``grid.debug["alternatives"]``) and
     ``grid`` are each read (``read(lattice, which)``: :func:`read_tiles` under
-    the catalogue that rates ``grid`` best), and the one whose tiles match
+    catalogue ``which``, the game guessed on ``grid``), and the one whose tiles match
     their templates best on average (:func:`_tiles_match`) replaces ``grid``
     when it does so by ``lattice_pass_gain`` more, with at least
     ``lattice_pass_tiles`` times as many tiles read; where the photo is
