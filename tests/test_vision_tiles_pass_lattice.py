@@ -24,7 +24,7 @@ from scorer.render.synth import generated_photo
 from scorer.vision.config import load_config
 from scorer.vision.grid import Grid
 from scorer.vision.pipeline import read_photo_full
-from scorer.vision.recognise import _better_read, _pass_lattice
+from scorer.vision.recognise import _pass_lattice
 
 
 def lattice(shift: float, passes: list[float] | None = None) -> Grid:
@@ -102,22 +102,3 @@ def test_a_blurred_photo_is_read_on_the_pass_whose_tiles_match_best(tmp_path):
     before, after = read_without_and_with(tmp_path, 9927002, 132, "another pass of the grid stage")
     assert before.tiles_right < 0.6 * before.truth_tiles
     assert after.tiles_all_right and after.truth_tiles == 97
-
-
-def test_the_lattice_before_the_fit_replaces_it_where_its_tiles_match_better():
-    """The tiles read before and after the grid stage's least-squares fit are compared the same way
-    (``_better_read``) where the fit moved the board's cells far."""
-    cfg = load_config().tiles
-    fit, start = lattice(0.0), lattice(0.25)
-    assert _better_read(reader({0.0: (0.647, 24), 0.25: (0.677, 22)}), fit, start, 0, cfg)
-    assert not _better_read(reader({0.0: (0.647, 24), 0.25: (0.66, 22)}), fit, start, 0, cfg)
-    assert not _better_read(reader({0.0: (0.647, 24), 0.25: (0.9, 21)}), fit, start, 0, cfg)
-
-
-def test_a_long_river_bent_off_by_the_fit_is_read_on_the_lattice_before_it(tmp_path):
-    """Photo 97 of seed 9926002: a river 14 tiles long, the far tiles bent off the fitted lattice
-    (15 of 23 tiles right); on the lattice before the fit, whose tiles match 0.68 on average against
-    0.65, 19 are right.  Read under the game guessed on the lattice: the wood table rates Gold Rush's
-    sand higher than the base tiles, and read as Gold Rush, one 'tile' matched."""
-    before, after = read_without_and_with(tmp_path, 9926002, 97, "before the fit, by the tiles read")
-    assert after.tiles_right >= before.tiles_right + 3

@@ -223,7 +223,7 @@ class TileConfig:
     lattice_game_below: float = 0.8  # ... and the guessed game's below this is checked again on the guessed game's alone
     lattice_start_move: float = 0.25  # the lattice before the fit is rated too when the board's cells lie this far apart on the two, tile units ...
     lattice_start_gain: float = 1.5  # ... and replaces the fit when this many times its cells (plus lattice_min_tiles) match on it
-    lattice_passes: bool = True  # a lattice the grid stage found weak and searched again for (grid.debug["passes"]) is compared with the other passes' lattices by the tiles read on each, and one the fit moved far with the lattice before the fit (off: not) ...
+    lattice_passes: bool = True  # a lattice the grid stage found weak and searched again for (grid.debug["passes"]) is compared with the other passes' lattices by the tiles read on each (off: not) ...
     lattice_pass_gain: float = 0.02  # ... one of which replaces it when its tiles match their templates this much better on average ...
     lattice_pass_tiles: float = 0.9  # ... and at least this share as many tiles are read on it
     lattice_pass_floor: float = 0.35  # ... and, where the photo is refused on the lattice chosen, when its tiles match at least this on average
@@ -2429,17 +2429,16 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
       the lattice before the grid stage's fit (``grid.debug["start"]``) and
       after it, the one before replaces the fit when ``lattice_start_gain``
       times as many cells (plus ``lattice_min_tiles``) match on it, under the
-      catalogue that rates either of the two best, or (``lattice_passes``)
-      when the tiles read on it match clearly better (:func:`_better_read`).
+      catalogue that rates either of the two best.
     * Where none of these replaced it and the grid stage searched again for
       a lattice framing few tiles (``grid.debug["passes"]``), the tiles read on
       each of its other passes' lattices may replace it (:func:`_pass_lattice`).
-    * Tiles are read for these comparisons under the game guessed on the
-      lattice (:func:`guess_catalog`): a wood table rates the Gold Rush art
-      high whether base tiles lie on it or not.  They are not made where that
-      game's tiles rate the lattice below ``lattice_game_below`` and another
-      game's ``lattice_game_gap`` higher: such a lattice is checked again on
-      the guessed game's tiles alone
+      The tiles are read under the game guessed on the lattice
+      (:func:`guess_catalog`): a wood table rates the Gold Rush art high
+      whether base tiles lie on it or not.  No pass replaces it where that
+      game's tiles rate it below ``lattice_game_below`` and another game's
+      ``lattice_game_gap`` higher: such a lattice is checked again on the
+      guessed game's tiles alone
       (:func:`scorer.vision.pipeline.check_lattice_and_game`).
 
     Parameters
@@ -2572,8 +2571,6 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 k = int(np.argmax(np.maximum(rating, p0)))
                 if t0[k] >= cfg.lattice_start_gain * tiles[k] + cfg.lattice_min_tiles and p0[k] >= rating[k]:
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
-                elif cfg.lattice_passes and game() is not None and _better_read(read, grid, g0, game(), cfg):
-                    chosen = ("before the fit, by the tiles read", g0, sv0, float(p0.max()))
     if chosen is None and cfg.lattice_passes and grid.debug.get("passes") and game() is not None:
         g = _pass_lattice(grid, game(), cfg, read)
         if g is not None:
@@ -2718,17 +2715,6 @@ def _tiles_match(read: Any, lattice: Grid, which: int) -> tuple[float, int]:
     except PhotoError:
         return -1.0, 0
     return (float(np.mean([c.score for c in cells])), len(cells)) if cells else (-1.0, 0)
-
-
-def _better_read(read: Any, grid: Grid, other: Grid, which: int, cfg: TileConfig) -> bool:
-    """Whether the tiles read on ``other`` match clearly better than those read on ``grid``: by
-    ``lattice_pass_gain`` more on average, with at least ``lattice_pass_tiles`` times as many tiles
-    read (:func:`_tiles_match` under catalogue ``which``)."""
-    now, count = _tiles_match(read, grid, which)
-    mean, n = _tiles_match(read, other, which)
-    log.debug("tiles read on the other lattice match %.3f on average (%d tiles), on the lattice chosen %.3f "
-              "(%d tiles)", mean, n, now, count)
-    return bool(count and mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count)
 
 
 def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | None:
