@@ -1,4 +1,4 @@
-"""Fit the figure stage's linear decisions (``scorer.vision.figures._DECISIONS``) on synthesised photos.
+"""Fit the figure stage's decisions (``scorer.vision.figures._DECISIONS`` and ``SECOND_ORDER``) on synthesised photos.
 
 Not part of the package.  Development only: reads candidate files written by
 ``scripts/figure_collect.py`` (every candidate of the figure stage, read with
@@ -12,20 +12,23 @@ between the two answers it chooses from:
 * ``tent_black``: the same for black candidates (their faces show little shading);
 * ``ore``: an ore stack (positive) or a black cowboy or tent.
 
-The two tent decisions are of second order (``figures.SECOND_ORDER``): they weigh
-the tent features and every product of two of them
-(:func:`scorer.vision.figures.second_order`), so an outline cue may count for
-more or less as the shading fit is clear or not.  The others are linear.
+The Gold Rush decisions (``tent``, ``tent_black``, ``sheriff``, ``ore``) are of
+second order (``figures.SECOND_ORDER``): they weigh their features and every
+product of two of them (:func:`scorer.vision.figures.second_order`), so an
+outline cue may count for more or less as the shading fit is clear or not.
+``gold`` is linear.  ``--second-order`` fits further decisions so.
 
 Prints the weights of the linear decisions in the form of ``_DECISIONS``,
 writes the second-order ones with ``--write`` (the JSON file
-``scorer/vision/decisions.json`` that the figure stage loads), and prints the
+``scorer/vision/decisions.json`` that the figure stage loads; with ``--only``,
+the decisions not fitted keep the weights the package has), and prints the
 training and held-out error of the old and new weights.
 
 Usage::
 
     .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --test DEV.pkl [...]
-    .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --write scorer/vision/decisions.json --about "..."
+    .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --only sheriff,ore,tent \
+        --write scorer/vision/decisions.json --about "..."
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import argparse
 import json
 import pickle
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -55,7 +59,11 @@ SETS = {
 FEATURES = {"tent_black": "tent"}
 
 
-def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
+def dataset(rows: list[dict], name: str, second: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The features and answers (1: the first) of decision ``name``'s labelled candidates; of
+    second order (:func:`scorer.vision.figures.second_order`) where ``second`` says so
+    (``None``: as the figure stage weighs the decision now)."""
+    second = name in figures.SECOND_ORDER if second is None else second
     pos, neg, classes, game = SETS[name]
     key = FEATURES.get(name, name)
     X, y = [], []
@@ -73,7 +81,7 @@ def dataset(rows: list[dict], name: str) -> tuple[np.ndarray, np.ndarray]:
         else:
             continue
         x = np.asarray(r["feats"][key], dtype=np.float64)
-        X.append(figures.second_order(x) if name in figures.SECOND_ORDER else x)
+        X.append(figures.second_order(x) if second else x)
     return np.array(X), np.array(y)
 
 
@@ -121,16 +129,19 @@ def main(argv=None) -> int:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--only", default="")
     ap.add_argument("--unbalanced", action="store_true", help="every example weighs alike (fewest errors)")
+    ap.add_argument("--second-order", default="", help="comma-separated decisions to fit of second order "
+                    "besides those the figure stage weighs so now")
     ap.add_argument("--write", default="", help="write the second-order decisions to this JSON file")
     ap.add_argument("--about", default="", help="with --write: where the weights come from (kept in the file)")
     args = ap.parse_args(argv)
     train = [r for f in args.train for r in pickle.load(open(f, "rb"))]
     test = [r for f in args.test for r in pickle.load(open(f, "rb"))]
+    second = set(figures.SECOND_ORDER) | {n for n in args.second_order.split(",") if n}
     written = {}
     for name in SETS:
         if args.only and name not in args.only.split(","):
             continue
-        X, y = dataset(train, name)
+        X, y = dataset(train, name, name in second)
         if len(y) < 10 or y.min() == y.max():
             print(f"{name}: too few examples ({len(y)})")
             continue
@@ -144,17 +155,21 @@ def main(argv=None) -> int:
 
         msg = f"{name}: train n={len(y)} pos={int(y.sum())}  old FP/FN {was(X, y)}  new {errors(X, y, w, b)}"
         if test:
-            Xt, yt = dataset(test, name)
+            Xt, yt = dataset(test, name, name in second)
             if len(yt):
                 msg += f" | test n={len(yt)} pos={int(yt.sum())} old {was(Xt, yt)} new {errors(Xt, yt, w, b)}"
         print(msg)
-        if name in figures.SECOND_ORDER:
+        if name in second:
             written[name] = {"weights": [float(f"{v:.6g}") for v in w], "bias": float(f"{b:.6g}"), "train": len(y)}
         else:
             print(f'    "{name}": (({", ".join(f"{v:.3f}" for v in w)}), {b:.3f}),')
     if args.write:
-        if set(written) != set(figures.SECOND_ORDER):
-            print(f"--write needs every second-order decision fitted ({', '.join(figures.SECOND_ORDER)}); nothing written")
+        # Decisions not fitted now (--only) keep the weights the figure stage has.
+        packaged = Path(figures.__file__).with_name("decisions.json")
+        kept = json.loads(packaged.read_text(encoding="utf-8"))["decisions"] if args.only else {}
+        written = {**{k: v for k, v in kept.items() if k in second}, **written}
+        if set(written) != second:
+            print(f"--write needs every second-order decision fitted ({', '.join(sorted(second))}); nothing written")
             return 1
         doc = {"about": args.about, "l2": args.l2, "decisions": written}
         write_atomic(args.write, json.dumps(doc, indent=1) + "\n")
