@@ -12,11 +12,11 @@ between the two answers it chooses from:
 * ``tent_black``: the same for black candidates (their faces show little shading);
 * ``ore``: an ore stack (positive) or a black cowboy or tent.
 
-The Gold Rush decisions (``tent``, ``tent_black``, ``sheriff``, ``ore``) are of
-second order (``figures.SECOND_ORDER``): they weigh their features and every
-product of two of them (:func:`scorer.vision.figures.second_order`), so an
-outline cue may count for more or less as the shading fit is clear or not.
-``gold`` is linear.  ``--second-order`` fits further decisions so.
+The ``tent``, ``tent_black`` and ``sheriff`` decisions are of second order
+(``figures.SECOND_ORDER``): they weigh their features and every product of two
+of them (:func:`scorer.vision.figures.second_order`), so an outline cue may
+count for more or less as the shading fit is clear or not.  ``gold`` and
+``ore`` are linear.  ``--second-order`` fits further decisions so.
 
 Prints the weights of the linear decisions in the form of ``_DECISIONS``,
 writes the second-order ones with ``--write`` (the JSON file
@@ -27,7 +27,7 @@ training and held-out error of the old and new weights.
 Usage::
 
     .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --test DEV.pkl [...]
-    .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --only sheriff,ore,tent \
+    .venv/bin/python scripts/figure_fit_decisions.py TRAIN.pkl [...] --only sheriff \
         --write scorer/vision/decisions.json --about "..."
 """
 

@@ -90,16 +90,16 @@ def test_tent_decisions_weigh_every_feature_and_product():
         assert w.shape == (n + n * (n + 1) // 2,) and np.isfinite(w).all() and np.isfinite(b)
 
 
-def test_sheriff_and_ore_decisions_are_of_second_order():
-    """The Sheriff and ore decisions weigh their features and every product of two (7 and 9 features);
-    _decide takes them so, and the base game's gold decision stays linear."""
+def test_sheriff_decision_is_of_second_order():
+    """The Sheriff decision weighs its 7 features and every product of two; _decide takes it so, and
+    the ore decision and the base game's gold decision stay linear."""
     info = {"class": "black", "rgb": [40.0, 37.0, 36.0], "area": 150.0, "radial": 6.0, "across": 10.0,
             "lum_cv": 0.2, "dark": 1.0, "smear16": 6.0, "shading": {}}
     feats = F._decision_features(info, {"meeple": 0.6, "farmer": 0.5, "tent": 0.6, "ore": 0.8, "gold": 0.3})
-    for name, n in (("sheriff", 7), ("ore", 9)):
-        w, b = F.SECOND_ORDER[name]
-        assert feats[name].shape == (n,) and w.shape == (n + n * (n + 1) // 2,) and np.isfinite(w).all()
-        assert F._decide(name, feats) == pytest.approx(float(w @ F.second_order(feats[name]) + b))
-    assert "gold" not in F.SECOND_ORDER
-    w, b = F._DECISIONS["gold"]
-    assert F._decide("gold", feats) == pytest.approx(float(np.dot(w, feats["gold"]) + b))
+    w, b = F.SECOND_ORDER["sheriff"]
+    assert feats["sheriff"].shape == (7,) and w.shape == (7 + 7 * 8 // 2,) and np.isfinite(w).all()
+    assert F._decide("sheriff", feats) == pytest.approx(float(w @ F.second_order(feats["sheriff"]) + b))
+    for name in ("ore", "gold"):
+        assert name not in F.SECOND_ORDER
+        w, b = F._DECISIONS[name]
+        assert F._decide(name, feats) == pytest.approx(float(np.dot(w, feats[name]) + b))
