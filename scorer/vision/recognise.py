@@ -2528,18 +2528,9 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 chosen = (name, g, None, float(now.max()))
 
     def read(g: Grid, i: int) -> TileReading:
-        return read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance, art_dir=art_dir)
-
-    def game() -> int | None:
-        # The catalogue the tiles read on the lattice are compared under: the game guessed on it
-        # (a wood table rates the Gold Rush art high on its own, base tiles on it or not).  None
-        # where that game's tiles rate the lattice low and another game's clearly higher: the
-        # lattice is then checked again on that game's tiles alone (check_lattice_and_game), which
-        # a lattice taken here would escape.
-        k = 0 if len(catalogs) == 1 else catalogs.index(
-            guess_catalog(rgb, grid, catalogs, cfg, appearance=appearance, art_dir=art_dir))
-        low = rating[k] < cfg.lattice_game_below and rating.max() >= rating[k] + cfg.lattice_game_gap
-        return None if low else k
+        # The lattice checked is read on its own survey, which the photo pipeline reads it on again.
+        return read_tiles(rgb, g, catalogs[i], cfg, appearance=appearance, art_dir=art_dir,
+                          survey=survey if g is grid else None)
 
     if rating.max() < cfg.lattice_check_below and cfg.lattice_alternatives:
         # Also where a lattice of another period passed: halving a lattice of cells about two
@@ -2568,8 +2559,15 @@ def check_lattice(rgb: np.ndarray, grid: Grid, catalogs: Sequence[Catalog], cfg:
                 if t0[k] >= cfg.lattice_start_gain * tiles[k] + cfg.lattice_min_tiles and p0[k] >= rating[k]:
                     chosen = ("before the fit", g0, sv0, float(p0.max()))
     if chosen is None and cfg.lattice_passes and grid.debug.get("passes"):
-        which = game()
-        g = None if which is None else _pass_lattice(grid, which, cfg, read)
+        # The tiles read on the lattices are compared under the game guessed on this one (a wood
+        # table rates the Gold Rush art high on its own, base tiles on it or not); not where that
+        # game's tiles rate it low and another game's clearly higher: the lattice is then checked
+        # again on that game's tiles alone (check_lattice_and_game), which a lattice taken here
+        # would escape.
+        k = 0 if len(catalogs) == 1 else catalogs.index(
+            guess_catalog(rgb, grid, catalogs, cfg, appearance=appearance, art_dir=art_dir, survey=survey))
+        low = rating[k] < cfg.lattice_game_below and rating.max() >= rating[k] + cfg.lattice_game_gap
+        g = None if low else _pass_lattice(grid, k, cfg, read)
         if g is not None:
             chosen = ("another pass of the grid stage", g, None, float(rating.max()))
     if chosen is None:
