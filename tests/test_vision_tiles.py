@@ -235,6 +235,34 @@ def test_white_balance_ignores_cells_that_need_a_strong_cast():
     assert consensus.tolist() == [False] * 3 + [True] * 20  # without: the cloth sets the colours
 
 
+def test_white_balance_counts_few_copies_of_one_tile():
+    """Wood grain the colour of a plain prairie, matched to that one tile all round the board, does not
+    outvote a smaller board of many different tiles: the board holds few copies of any one tile."""
+    from types import SimpleNamespace
+
+    from scorer.vision.recognise import _white_balance
+
+    px, inset = 10, 0.1
+    kinds = 12  # the board's tile types, all sand-coloured art
+    art = np.tile([[170.0, 150.0, 100.0]], (kinds + 1, 1))  # the last one: plain prairie
+    tpl = SimpleNamespace(mean_rgb=art, keys=[(f"T{k:02d}", 0) for k in range(kinds + 1)])
+    board, wood = 24, 40  # 24 tiles of 12 types (2 copies each), 40 cells of wood fitting the prairie
+    n = board + wood
+    cells = np.array([(x, 0) for x in range(n)])
+    img = np.zeros((px, n * px, 3), np.float32)
+    for x in range(n):
+        cast = (0.98, 1.0, 1.02) if x < board else (1.14, 0.98, 0.89)  # a mild cast, but not the tiles'
+        img[:, x * px:(x + 1) * px] = art[0] * np.array(cast)
+    score = np.full((n, 1), 0.9)
+    cand = np.array([[x % kinds] if x < board else [kinds] for x in range(n)], np.int64)
+    gains, consensus = _white_balance(img, cells, (0, 0), px, inset, score, cand, tpl, 0.8, 0.3, per_tile=4)
+    assert consensus.tolist() == [True] * board + [False] * wood
+    expect = np.array([0.98, 1.0, 1.02])
+    assert np.allclose(gains, expect / expect.mean(), atol=1e-3)
+    gains, consensus = _white_balance(img, cells, (0, 0), px, inset, score, cand, tpl, 0.8, 0.3)  # every cell counts
+    assert consensus.tolist() == [False] * board + [True] * wood  # the wood sets the colours
+
+
 def test_typical_tile_colours_ignore_cells_that_need_a_strong_cast():
     """A striped cloth that fits a rail's structure does not set the photo's typical tile colours."""
     from scorer.vision.recognise import TileConfig, _Match, _cast, _tone

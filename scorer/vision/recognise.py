@@ -37,7 +37,9 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
    surely matched neighbours lie (a wide search lets a wrong template fit at a
    wrong position; only neighbours whose colours agree with the tiles' vote:
    a striped cloth fits a tile's structure anywhere); then the photo is
-   white-balanced on the surest cells and each candidate scored by a robust
+   white-balanced on the surest cells (the largest group whose colours
+   agree, counting few copies of any one tile: wood grain may fit a plain
+   prairie all round the board) and each candidate scored by a robust
    fit (one gain, an offset per channel) that ignores the worst-fitting
    pixels, less its chromaticity misfit under the photo's typical colours
    (a plain field under a monk must not read as a plain city);
@@ -189,6 +191,7 @@ class TileConfig:
     chroma_cap: float = 0.5  # ... counted up to this misfit
     sure_ncc: float = 0.8  # cells matched at least this well set the white balance ...
     max_cast: float = 0.3  # ... unless their colours need a larger cast (log ratio of a channel to the mean); such cells set neither the typical tile colours nor the occupancy reference
+    consensus_per_tile: int = 4  # the white balance is the largest group of such cells whose colours agree, each tile type counted at most this many times (wood grain may fit one plain tile all round the board)
     sure_score: float = 0.75  # cells above this score set the photo's typical tile contrast ...
     sure_colour: float = 0.0  # ... when their colour cue is at most this (log misfit / variance)
     # occupancy logistic model without the table colours: bias, then the weights of
@@ -1045,7 +1048,7 @@ def _coarse_image(region: _Region, cfg: TileConfig) -> np.ndarray:
 
 def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, inset: float,
                    score: np.ndarray, cand: np.ndarray, tpl: Templates, sure_score: float,
-                   max_cast: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+                   max_cast: float = 10.0, per_tile: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel gains (3,) that turn the photo's colours into the templates' (mean 1), and who set them.
 
     Measured on the cells matched surest: the ratio of each cell's mean colour
@@ -1053,7 +1056,10 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     Cells whose colour would need a cast of more than ``max_cast`` (log ratio
     of a channel to the mean of the three) take no part: a striped or checked
     cloth can match a tile's structure, not its colours, and a camera's white
-    balance leaves only a mild cast.
+    balance leaves only a mild cast.  With ``per_tile`` > 0, a group's size
+    counts each tile type at most that many times: a board holds few copies
+    of any one tile, while a wide table of wood grain the colour of a plain
+    prairie may match that one tile on every cell around the board.
 
     Returns
     -------
@@ -1079,7 +1085,13 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     # or a card can match a template well, but not in the tiles' colours), preferring
     # casts near neutral; then the median over that consensus.
     close = np.abs(lr[:, None, :] - lr[None, :, :]).max(axis=2) < 0.06
-    support = close.sum(axis=1) - 20.0 * np.abs(lr).max(axis=1)
+    if per_tile > 0:
+        ids = {t: n for n, t in enumerate(dict.fromkeys(t for t, _ in tpl.keys))}
+        kind = np.array([ids[tpl.keys[c][0]] for c in cand[idx, 0]])
+        size = np.array([np.minimum(np.bincount(kind[row], minlength=len(ids)), per_tile).sum() for row in close])
+    else:
+        size = close.sum(axis=1)
+    support = size - 20.0 * np.abs(lr).max(axis=1)
     best = int(np.argmax(support))
     g = np.exp(np.median(lr[close[best]], axis=0))
     consensus[idx[close[best]]] = True
@@ -1298,7 +1310,8 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig, 
         ncc1, off1 = _fine_offsets(fine_img, cells, region.origin, first, centre, tpl, cfg)
         o1 = np.argsort(-ncc1, axis=1)
         _, agree = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc1, o1, axis=1),
-                                  np.take_along_axis(first, o1, axis=1), tpl, cfg.sure_ncc, cfg.max_cast)
+                                  np.take_along_axis(first, o1, axis=1), tpl, cfg.sure_ncc, cfg.max_cast,
+                                  cfg.consensus_per_tile)
         pred = _predicted_offsets(cells, ncc1, off1, cfg, voters=agree if agree.sum() >= cfg.prior_votes else None)
     if pred is None:
         ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg)
@@ -1312,7 +1325,8 @@ def _match(region: _Region, cells: np.ndarray, tpl: Templates, cfg: TileConfig, 
         ncc, offset = _fine_offsets(fine_img, cells, region.origin, cand, centre, tpl, cfg, cfg.prior_fine_shift)
     order = np.argsort(-ncc, axis=1)
     wb, agree = _white_balance(fine_img, cells, region.origin, px, cfg.inset, np.take_along_axis(ncc, order, axis=1),
-                               np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc, cfg.max_cast)
+                               np.take_along_axis(cand, order, axis=1), tpl, cfg.sure_ncc, cfg.max_cast,
+                               cfg.consensus_per_tile)
     fine_wb = fine_img / wb.astype(np.float32)
     match = _Match(cells, **_rescore(fine_wb, cells, region.origin, cand, offset, tpl, cfg, cfg.trim),
                    coarse_best=cscore.max(axis=1))
