@@ -1984,8 +1984,10 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
 
     "Sure" cells score at least ``sure_score`` with a colour cue of at most
     ``sure_colour`` and a colour cast of at most ``max_cast`` (:func:`_cast`;
-    at least the three best such cells, if they reach ``occ_seed``; with
-    none, ``contrast`` and ``tint`` are 0): on a board of a few tiles, wood
+    at least the three best such cells, if they reach ``occ_seed`` times the
+    share of the tile not hidden: large figures on a board of three tiles
+    seen from close may hide a fifth of each; with none, ``contrast`` and
+    ``tint`` are 0): on a board of a few tiles, wood
     grain may match a rail's structure better than the tiles match their own
     art, but not its colours, and a striped cloth not without a strong cast.
     """
@@ -1996,8 +1998,10 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
     # per-cell colour model too, but not without a strong cast.
     fits = (colour <= cfg.sure_colour) & (_cast(match) <= cfg.max_cast)
     sure = (best >= cfg.sure_score) & fits
+    hidden = match.hidden_share if match.hidden_share is not None else np.zeros(len(best))
     if sure.sum() < 3:  # a small board, a hard photo: its three best cells, if they match some tile at all
-        seed = fits & (best >= cfg.occ_seed)
+        # (what figures hide, a tile matches less: with a third of it hidden, two thirds of occ_seed)
+        seed = fits & (best >= cfg.occ_seed * (1.0 - hidden))
         sure = seed & (best >= np.sort(best[seed])[-min(3, int(seed.sum()))]) if seed.any() else seed
     if sure.any():
         gain = float(np.median(contrast[sure]))
@@ -2011,7 +2015,6 @@ def _occupancy_features(match: _Match, cfg: TileConfig) -> np.ndarray:
         # Nothing looks like a tile: no typical contrast or colours to compare with.
         rel = np.zeros(len(best))
         tint = np.zeros(len(best))
-    hidden = match.hidden_share if match.hidden_share is not None else np.zeros(len(best))
     bare = np.maximum(cfg.bare_score - best, 0.0) * np.exp(-hidden / max(cfg.bare_hidden, 1e-6))
     return np.stack([best, rel, colour, tint, hidden, bare], axis=1)
 
