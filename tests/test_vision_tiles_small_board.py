@@ -35,8 +35,8 @@ def test_three_tiles_on_wood_are_read_with_the_colour_checked_reference():
     # The cast alone (no per-cell colour check) keeps the wood out too ...
     only_cast = dataclasses.replace(cfg, sure_colour=1e9)
     assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, only_cast)) == (3, 3, 0)
-    # ... and so, now, does neither: the reference cells' bar is lowered by the share that figures
-    # hide, so the tiles join the wood among the three best cells.
+    # ... and now neither is needed here: the reference cells' bar is lowered by the share that
+    # figures hide, so the tiles join the wood among the three best cells.
     neither = dataclasses.replace(cfg, sure_colour=1e9, max_cast=1e9, consensus_per_tile=0)
     assert right_tiles(res, read_tiles(res.image, grid, res.truth.catalog, neither)) == (3, 3, 0)
 

@@ -1,16 +1,17 @@
 """A board on a wide wooden table: the tiles, not the wood, set the photo's colours.
 
 The photo is photo 116 of ``scorer synth --generate 200 --seed 9932001
---difficulty mixed --game goldrush --expansions sheriff``: 78 tiles filling a
-fifth of the photo, on wood grain the colour of a Gold Rush prairie.  The wood
-matches the plain prairie tile (GR07) at about 0.85 on some 70 cells around
-the board, with only a mild colour cast, so it made the largest group of cells
-whose colours agree, larger than the board's 51 surest tiles (22 tile types,
-near neutral).  That group set the white balance and told where the tiles lie
-(the position prior), the tiles then matched no template (median 0.13) and the
-photo was refused ("nothing on the lattice looks like a goldrush tile").
-Counting each tile type at most ``consensus_per_tile`` (4) times, the wood's
-group counts 4 and the board's about 45: every tile is read.
+--difficulty mixed --game goldrush --expansions sheriff``: 78 tiles in the
+middle of a wide table of wood grain the colour of a Gold Rush prairie.  On the
+lattice the grid stage finds (the right one), the wood matches the plain
+prairie tile (GR07) at about 0.85 on 72 cells around the board, with only a
+mild colour cast, so it made the largest group of cells whose colours agree,
+larger than the board's 51 surest tiles (22 tile types, near neutral).  That
+group set the white balance and told where the tiles lie (the position
+prior), the tiles then matched no template (median 0.13) and the photo was
+refused ("nothing on the lattice looks like a goldrush tile").  Counting each
+tile type at most ``consensus_per_tile`` (4) times, the wood's group counts 4
+and the board's 48: every tile is read.
 
 The lattice is the synthesiser's exact one, so the test measures tile
 recognition alone.

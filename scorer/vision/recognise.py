@@ -1082,8 +1082,9 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     if mild.sum() >= 3:
         idx, lr = idx[mild], lr[mild]
     # Consensus: the cells whose colour ratios agree with the most others (a box lid
-    # or a card can match a template well, but not in the tiles' colours), preferring
-    # casts near neutral; then the median over that consensus.
+    # or a card can match a template well, but not in the tiles' colours; with per_tile,
+    # few copies of any one tile counted), preferring casts near neutral; then the
+    # median over that consensus.
     close = np.abs(lr[:, None, :] - lr[None, :, :]).max(axis=2) < 0.06
     if per_tile > 0:
         ids = {t: n for n, t in enumerate(dict.fromkeys(t for t, _ in tpl.keys))}
