@@ -37,7 +37,6 @@ import argparse
 import json
 import pickle
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -165,8 +164,7 @@ def main(argv=None) -> int:
             print(f'    "{name}": (({", ".join(f"{v:.3f}" for v in w)}), {b:.3f}),')
     if args.write:
         # Decisions not fitted now (--only) keep the weights the figure stage has.
-        packaged = Path(figures.__file__).with_name("decisions.json")
-        kept = json.loads(packaged.read_text(encoding="utf-8"))["decisions"] if args.only else {}
+        kept = figures.decisions_doc()["decisions"] if args.only else {}
         written = {**{k: v for k, v in kept.items() if k in second}, **written}
         if set(written) != second:
             print(f"--write needs every second-order decision fitted ({', '.join(sorted(second))}); nothing written")

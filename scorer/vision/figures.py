@@ -2281,11 +2281,16 @@ def second_order(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x, x[i] * x[j]])
 
 
+def decisions_doc() -> dict:
+    """The packaged ``decisions.json`` as read: ``about``, ``l2`` and per decision its ``weights``,
+    ``bias`` and ``train`` (how many candidates it was fitted on)."""
+    return json.loads(resources.files(__package__).joinpath("decisions.json").read_text(encoding="utf-8"))
+
+
 def _load_second_order() -> dict[str, tuple[np.ndarray, float]]:
     """The second-order decisions of the packaged ``decisions.json``: name -> (weights, bias)."""
-    doc = json.loads(resources.files(__package__).joinpath("decisions.json").read_text(encoding="utf-8"))
     return {name: (np.asarray(d["weights"], dtype=np.float64), float(d["bias"]))
-            for name, d in doc["decisions"].items()}
+            for name, d in decisions_doc()["decisions"].items()}
 
 
 #: Second-order decisions ``weights . second_order(features) + bias > 0`` of Gold Rush:

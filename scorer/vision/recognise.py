@@ -1087,9 +1087,9 @@ def _white_balance(img: np.ndarray, cells: np.ndarray, origin: Cell, px: int, in
     # median over that consensus.
     close = np.abs(lr[:, None, :] - lr[None, :, :]).max(axis=2) < 0.06
     if per_tile > 0:
-        ids = {t: n for n, t in enumerate(dict.fromkeys(t for t, _ in tpl.keys))}
-        kind = np.array([ids[tpl.keys[c][0]] for c in cand[idx, 0]])
-        size = np.array([np.minimum(np.bincount(kind[row], minlength=len(ids)), per_tile).sum() for row in close])
+        _, kind = np.unique([tpl.keys[c][0] for c in cand[idx, 0]], return_inverse=True)
+        per_kind = close.astype(np.int64) @ np.eye(kind.max() + 1, dtype=np.int64)[kind]  # (n, types)
+        size = np.minimum(per_kind, per_tile).sum(axis=1)
     else:
         size = close.sum(axis=1)
     support = size - 20.0 * np.abs(lr).max(axis=1)
