@@ -186,6 +186,7 @@ class TileConfig:
     detail_local_visible: float = 0.5  # ... when at least this share of those pixels is not hidden
     detail_own_shift: bool = True  # where figures hide part of the tile, close candidates compared at each one's own fitted position, kept where they fit together best (False: the best's only)
     detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
+    detail_hidden_grow: float = 0.03  # the hidden pixels grown by this much for the detail comparison, tile units
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
@@ -1574,7 +1575,10 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     ``detail_gain_low`` and ``detail_gain_high`` times its whole-cell gain (a
     faint camp or horse symbol on a shaded patch of ground), when at least
     ``detail_local_visible`` of those pixels is not hidden.  Hidden pixels (figures,
-    :func:`_hidden_masks`) are known inside the fine window (``inset``) only; with
+    :func:`_hidden_masks`) are grown by ``detail_hidden_grow``: the edge of a figure
+    that one close candidate happens to explain (a dark meeple's legs where one
+    look-alike has dark wild horses and the other a pale camp) is no evidence for
+    it.  They are known inside the fine window (``inset``) only; with
     ``detail_band`` the band between it and the detail window (``detail_inset``)
     repeats the window's edge, so a figure standing at a tile's border is not
     taken for art there.  The masked fit ``1 - E / V`` (``V``: the
@@ -1608,6 +1612,9 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     hidden = None
     if match.hidden is not None and match.hidden.any():
         hidden = cv2.resize(match.hidden, (w, h), interpolation=cv2.INTER_NEAREST)
+        g = int(round(cfg.detail_hidden_grow * dp))
+        if g > 0:
+            hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     band = max(0, int(round((cfg.inset - cfg.detail_inset) * dp))) if cfg.detail_band else 0
     band = min(band, (dw - 1) // 2)
     for k in np.flatnonzero(close.sum(axis=1) >= 2):
