@@ -330,7 +330,8 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             # The guessed game's art explains nothing (every cell looks blurred or unlike a
             # tile against it), or the guess was a close call: the other games are read too,
             # and the one whose art explains the photo best wins (_explained_both: the wrong
-            # game's art fits a few cells, or reads many table cells, each worse).  Before a
+            # game's art fits a few cells, or reads many table cells, each worse than the right
+            # game's best tiles).  Before a
             # photo is refused, every game is tried.
             for other in others:
                 try:
@@ -419,14 +420,23 @@ def _explained_both(a: Any, b: Any, min_tiles: int = 5) -> tuple[float, float]:
     """How well two games' readings of one photo explain it, to compare: (a, b).
 
     When both read at least ``min_tiles`` tiles, the mean fine match score of
-    their tiles: the wrong game's art may read a patterned cloth as many tiles
-    (stripes as rails) that together outweigh the right game's fewer, better
-    matched tiles, but each of them fits worse.  Otherwise :func:`_explained`
-    of each: the wrong game's art fits only a few cells.
+    as many of each reading's best matched tiles as the smaller reading has:
+    the wrong game's art may read a patterned cloth as many tiles (stripes as
+    rails) that together outweigh the right game's fewer, better matched
+    tiles, but each of them fits worse; and it may fit a few cells of the
+    table a little better than a blurred board's tiles fit their own art on
+    average, but not better than the board's best tiles.  Otherwise
+    :func:`_explained` of each: the wrong game's art fits only a few cells.
     """
     if len(a.cells) >= min_tiles and len(b.cells) >= min_tiles:
-        return _explained(a) / len(a.cells), _explained(b) / len(b.cells)
+        k = min(len(a.cells), len(b.cells))
+        return _best_mean(a, k), _best_mean(b, k)
     return _explained(a), _explained(b)
+
+
+def _best_mean(tiles: Any, k: int) -> float:
+    """The mean fine match score of a reading's ``k`` best matched tiles."""
+    return float(np.mean(sorted((c.score for c in tiles.cells.values()), reverse=True)[:k]))
 
 
 def _explained(tiles: Any) -> float:
