@@ -8,7 +8,8 @@ wild horses in the same place.  The meeple's legs fall just outside the hidden
 pixels the tile stage finds: a dark blob where the camp would be pale and the
 horses are dark, so the detail comparison took the legs for the horses.  With
 the hidden pixels grown by ``detail_hidden_grow`` (0.03 tile) the legs take no
-part and the camp's visible edge decides.
+part, and what shows of the symbol around the meeple favours the camp (masked
+fit 0.77 against 0.74).
 """
 
 from __future__ import annotations

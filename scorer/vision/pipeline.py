@@ -331,8 +331,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
             # tile against it), or the guess was a close call: the other games are read too,
             # and the one whose art explains the photo best wins (_explained_both: the wrong
             # game's art fits a few cells, or reads many table cells, each worse than the right
-            # game's best tiles).  Before a
-            # photo is refused, every game is tried.
+            # game's best tiles).  Before a photo is refused, every game is tried.
             for other in others:
                 try:
                     again = read_tiles(rgb, grid, other, cfg.tiles, appearance=appearance, art_dir=art_dir,
