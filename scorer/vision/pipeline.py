@@ -234,10 +234,9 @@ def check_lattice_and_game(rgb: np.ndarray, grid: Grid, candidates: Sequence[Cat
     is then guessed on the lattice kept
     (:func:`~scorer.vision.recognise.guess_catalog`), and where the check kept
     a lattice that the guessed game's tiles rate low (below
-    ``lattice_game_below``) and another game's tiles rate higher (by
-    ``lattice_game_gap``; the check takes a second or more on a large board,
-    so not on a lattice rated near ``lattice_check_below``), it is checked
-    once more against the guessed game's tiles alone: a table the colour of
+    ``lattice_game_below``, as low as the check examines) and another game's
+    tiles rate higher (by ``lattice_game_gap``), it is checked once more
+    against the guessed game's tiles alone: a table the colour of
     another game's art (a pale wood under Gold Rush's sand) matches that art
     in any cells, so a wrong lattice on it rates well enough under every game
     together, or the lattice that would replace it is held to that game's
