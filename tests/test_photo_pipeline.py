@@ -122,20 +122,36 @@ def test_refused_photo_leaves_a_debug_image(tmp_path, spoil):
     assert not (tmp_path / "bad.jpg.board.json").exists()
 
 
-def test_close_up_of_three_tiles_says_to_step_back(tmp_path):
+def test_close_up_of_three_tiles_reads_what_shows_or_says_to_step_back(tmp_path):
     """Three tiles filling the photo, under the Sheriff, an ore stack and a cowboy (photo 42 of the
     Gold Rush series ``scorer synth --generate 120 --seed 8811301 --difficulty mixed --game goldrush
-    --expansions sheriff``): no cell matches a tile; the message says to step back, not to come closer."""
+    --expansions sheriff``).  On the grid stage's lattice (on the tiles) the two tiles that show are
+    read right, one cell apart as on the table, and the third, hidden under the figures, is not read.
+    Where no cell matches a tile (the lattice moved half a tile, as the half-tile phase check did),
+    the message says to step back, not to come closer."""
+    import dataclasses
+
+    from scorer.errors import TableNotFoundError
     from scorer.render.synth import generated_photo
+    from scorer.vision.config import load_config
+    from scorer.vision.pipeline import read_photo_full
 
     res, _level, _ = generated_photo("goldrush", ["sheriff"], 8811301, 42, difficulty="mixed")
     assert len(res.truth.tiles) == 3
     photo, _ = res.save(tmp_path / "close.jpg")
     result = CliRunner().invoke(main, ["score", str(photo)])
-    assert result.exit_code == 2
-    assert "Traceback" not in result.output
-    assert "step back until the whole board and some table around it are in the photo" in result.output
-    assert "from closer" not in result.output
+    assert result.exit_code == 0
+    read = read_photo_full(photo).board.tiles
+    assert sorted((p.tile.id, p.rot) for p in read.values()) == [("GR05", 0), ("SH6", 0)]
+    (c5,) = [c for c, p in read.items() if p.tile.id == "GR05"]
+    (c6,) = [c for c, p in read.items() if p.tile.id == "SH6"]
+    assert (c6[0] - c5[0], c6[1] - c5[1]) == (0, 1)  # as GR05 at (1, 0) and SH6 at (1, 1) lie
+    cfg = load_config()
+    cfg = dataclasses.replace(cfg, tiles=dataclasses.replace(cfg.tiles, phase_check=True))
+    with pytest.raises(TableNotFoundError) as exc:
+        read_photo_full(photo, config=cfg)
+    assert "step back until the whole board and some table around it are in the photo" in str(exc.value)
+    assert "from closer" not in str(exc.value)
 
 
 def test_debug_image_draws_the_edges_and_lattice_found():
