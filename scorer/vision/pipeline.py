@@ -545,14 +545,19 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     often as the box does: two look-alike tiles (an Indian camp and wild
     horses) were then read the other way round, and the second look has put one
     right.  For each tile beyond its box count (and beyond how often the tile
-    stage read it), the other cells holding it that the second look left alone
-    (and did not find unreadable) offer their tile stage runners-up
-    (``alternatives``) of tiles the box still holds that are look-alikes of the
-    tile read (the same kind of feature on every side, as the twins the stages
-    confuse are: they differ in a small symbol) and give every figure on the
-    cell a feature of the same kind; the likeliest of them (confidence at least
-    :data:`BOX_SWAP_MIN_CONFIDENCE`) replaces that cell's tile, which becomes
-    its runner-up (``"box": True`` marks it for review).  Where none does, the
+    stage read it), the cells holding it (not found unreadable) offer their
+    tile stage runners-up (``alternatives``) of tiles the box still holds that
+    are look-alikes of the tile read (the same kind of feature on every side, as
+    the twins the stages confuse are: they differ in a small symbol) and give
+    every figure on the cell a feature of the same kind; the likeliest of them
+    (confidence at least :data:`BOX_SWAP_MIN_CONFIDENCE`) replaces that cell's
+    tile, which becomes its runner-up (``"box": True`` marks it for review).
+    A cell the second look read again offers them too: where the tile stage
+    read a third tile there (a figure taken for a locomotive) with the right
+    twin as its runner-up, the second look may have taken the wrong twin, and
+    that runner-up is likelier than a clearly seen twin's elsewhere (the tile
+    stage's first read is no runner-up, so a twin the second look put right is
+    not turned back).  Where none does, the
     board is left as read (the copy too many may be a tile read on the table
     beside the board, or the second look may be wrong; on the development
     photos, runners-up with other sides were wrong as often as right).  A
@@ -560,7 +565,6 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     ``board.expansions``.  ``board.tiles`` (and ``board.expansions``) are
     changed in place; figures are still to be put on the board.
     """
-    looks = getattr(figs, "tiles", {})
     counts = Counter(p.tile.id for p in board.tiles.values())
     first = Counter(r.tile_id for r in tiles.cells.values())
     figures_at: dict[tuple[int, int], list[str]] = {}
@@ -575,7 +579,7 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
         while counts[tid] > max(catalog.box_count(tid), first[tid]):
             best = None
             for c, p in board.tiles.items():
-                if p.tile.id != tid or c in looks or c not in tiles.cells or p.extra.get("unreadable"):
+                if p.tile.id != tid or c not in tiles.cells or p.extra.get("unreadable"):
                     continue
                 for alt in tiles.cells[c].alternatives or []:
                     aid, arot, conf = alt.get("tile"), int(alt.get("rot", 0)), float(alt.get("confidence", 0.0))
