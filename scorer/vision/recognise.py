@@ -18,9 +18,10 @@ Pipeline (one public entry, :func:`read_tiles`; helpers below in pipeline order)
    lens distortion of the :class:`~scorer.vision.grid.Grid`), to a top-down
    picture with ``detail_px`` pixels per tile, the photo first shrunk with
    area averaging so that no cell is aliased;
-   **phase check** (after step 5): a lattice found half a tile off (seams
-   inside tiles can pull it there) is moved back when the tiles match clearly
-   better so;
+   **phase check** (after step 5, off by default: ``phase_check``): a lattice
+   found half a tile off (seams inside tiles can pull it there) is moved back
+   when the tiles match clearly better so; :func:`check_lattice` tries that
+   lattice too;
 3. **quality**: too small tiles (fewer than ``min_tile_px`` photo pixels a
    side) or too dark a photo (mean luminance) raise a
    :class:`~scorer.errors.PhotoError` saying what to change; so does too
