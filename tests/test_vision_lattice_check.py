@@ -291,8 +291,8 @@ def test_a_lattice_rated_just_under_the_check_on_the_guessed_games_art_is_checke
 
     Photo 39 of the base series of seed 9935002 (a river board of 29 tiles on a
     pale cloth whose faint squares the seams also show): the grid stage's
-    lattice has cells about 1.15 tiles a side, drifting off the tiles towards
-    the far end.  The Gold Rush art rates it above ``lattice_check_below`` on
+    lattice has cells about 7% larger than the tiles, drifting off them
+    towards the far end.  The Gold Rush art rates it above ``lattice_check_below`` on
     the pale cloth, so the check against both games tried no other lattice;
     the base tiles rate it 0.81.  With ``lattice_game_below`` at 0.8 it was
     not checked again (7 of 29 tiles read right); at 0.85, the check on the
