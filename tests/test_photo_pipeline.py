@@ -529,13 +529,11 @@ def test_figures_of_a_colour_the_players_leave_out_are_named(caplog):
     assert not [r for r in caplog.records if "not among the players given" in r.getMessage()]
 
 
-def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runner_up():
-    """Given the tile stage's six Indian camps (GR01, all the box holds) and one wild horses (GR02) that
-    the figure stage's second look reads as a seventh camp, when the board is assembled, then the camp
-    whose tile stage runner-up of a look-alike (the same sides) is likeliest becomes it (marked ``box``,
-    the camp its first alternative); a runner-up with other sides, one under BOX_SWAP_MIN_CONFIDENCE,
-    or one that would put a figure on another kind of feature is not taken, and with none left the
-    board stays as read."""
+def _settled_box(tile, alts, looked_first, looked_alts=(), *, looked_rot=0, conf=0.9, looked_conf=0.9, meeples=()):
+    """A Gold Rush board of ``tile`` on cells two apart (no neighbours), each with its tile stage
+    runners-up ``alts``, and at (0, 4) ``tile`` turned ``looked_rot`` that the figure stage's second
+    look read there (the tile stage read ``looked_first``, runners-up ``looked_alts``), after
+    :func:`scorer.vision.pipeline._settle_box`."""
     from types import SimpleNamespace
 
     from scorer.board import Placement
@@ -543,18 +541,32 @@ def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runne
     from scorer.vision import pipeline
 
     cat = catalog_for("goldrush", ["sheriff"])
+    cells = [(2 * k, 0) for k in range(len(alts))]
+    reading = {c: SimpleNamespace(tile_id=tile, alternatives=a) for c, a in zip(cells, alts)}
+    reading[(0, 4)] = SimpleNamespace(tile_id=looked_first, alternatives=list(looked_alts))
+    board = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
+    for c in cells:
+        board.tiles[c] = Placement(c[0], c[1], cat[tile], 0, None, {"confidence": conf})
+    board.tiles[(0, 4)] = Placement(0, 4, cat[tile], looked_rot, None, {"confidence": looked_conf})
+    figs = SimpleNamespace(tiles={(0, 4): {"tile": tile, "rot": looked_rot}}, meeples=list(meeples), tents=[], ore=[],
+                           sheriff=None)
+    pipeline._settle_box(board, SimpleNamespace(cells=reading), figs, cat)
+    return board
+
+
+def test_copy_beyond_the_box_made_by_the_second_look_goes_to_the_likeliest_runner_up():
+    """Given the tile stage's six Indian camps (GR01, all the box holds) and one wild horses (GR02) that
+    the figure stage's second look reads as a seventh camp, when the board is assembled, then the camp
+    whose tile stage runner-up of a look-alike (the same sides) is likeliest becomes it (marked ``box``,
+    the camp its first alternative); a runner-up with other sides, one under BOX_SWAP_MIN_CONFIDENCE,
+    or one that would put a figure on another kind of feature is not taken, and with none left the
+    board stays as read."""
+    from scorer.tiles import catalog_for
+
+    cat = catalog_for("goldrush", ["sheriff"])
 
     def run(tile, alts, extra_tile, meeples=()):
-        cells = [(2 * k, 0) for k in range(len(alts))]  # apart: no neighbours
-        reading = {c: SimpleNamespace(tile_id=tile, alternatives=a) for c, a in zip(cells, alts)}
-        reading[(0, 4)] = SimpleNamespace(tile_id=extra_tile, alternatives=[])
-        board = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
-        for c in cells + [(0, 4)]:
-            board.tiles[c] = Placement(c[0], c[1], cat[tile], 0, None, {"confidence": 0.9})
-        figs = SimpleNamespace(tiles={(0, 4): {"tile": tile, "rot": 0}}, meeples=list(meeples), tents=[], ore=[],
-                               sheriff=None)
-        pipeline._settle_box(board, SimpleNamespace(cells=reading), figs, cat)
-        return board
+        return _settled_box(tile, alts, extra_tile, meeples=meeples)
 
     def alt(tile, rot, conf):
         return {"tile": tile, "rot": rot, "confidence": conf}
@@ -591,25 +603,10 @@ def test_the_cell_read_again_offers_its_runner_up_to_the_box_too():
     runner-up of it: the second look's correction stands.  Measured on 22 photos of that series with
     twins read wrong, four read better (seven fewer tile errors), and on 305 Gold Rush photos of two
     earlier series with a figure on a camp or wild horses two read better (three fewer); none worse."""
-    from types import SimpleNamespace
-
-    from scorer.board import Placement
-    from scorer.tiles import catalog_for
-    from scorer.vision import pipeline
-
-    cat = catalog_for("goldrush", ["sheriff"])
+    camps = [[{"tile": "GR02", "rot": 0, "confidence": 0.24}]] * 6
 
     def run(looked_first, looked_alts):
-        cells = [(2 * k, 0) for k in range(6)]
-        reading = {c: SimpleNamespace(tile_id="GR01", alternatives=[{"tile": "GR02", "rot": 0, "confidence": 0.24}])
-                   for c in cells}
-        reading[(0, 4)] = SimpleNamespace(tile_id=looked_first, alternatives=looked_alts)
-        board = Board(game="goldrush", expansions=["sheriff"], catalog=cat)
-        for c in cells:
-            board.tiles[c] = Placement(c[0], c[1], cat["GR01"], 0, None, {"confidence": 0.73})
-        board.tiles[(0, 4)] = Placement(0, 4, cat["GR01"], 2, None, {"confidence": 0.23, "reread": True})
-        figs = SimpleNamespace(tiles={(0, 4): {"tile": "GR01", "rot": 2}}, meeples=[], tents=[], ore=[], sheriff=None)
-        pipeline._settle_box(board, SimpleNamespace(cells=reading), figs, cat)
+        board = _settled_box("GR01", camps, looked_first, looked_alts, looked_rot=2, conf=0.73, looked_conf=0.23)
         return {c: (p.tile.id, p.rot) for c, p in board.tiles.items()}
 
     ids = run("GR19", [{"tile": "GR02", "rot": 2, "confidence": 0.31}, {"tile": "GR01", "rot": 2, "confidence": 0.03}])
