@@ -130,3 +130,31 @@ def test_sheriff_of_gold_goes_before_pale_candidates():
     assert [_sheriff_gold(i, cfg) for i in (gold, pale, weak)] == [True, False, False]
     assert _sheriff_gold(gold, FigureConfig(sheriff_gold_logit=0.0)) is False
     assert _sheriff_gold({"rgb": SHERIFF_GOLD}, cfg) is False  # never decided as the Sheriff
+
+
+def test_a_sheriff_seen_only_in_small_parts_is_read(tmp_path):
+    """Photo 41 of the Gold Rush series of seed 9936001 (``scorer synth --generate 200 --difficulty
+    mixed``): the Sheriff lies on a prairie's pale sand beside a mountain, and his gold leaves only two
+    parts in the residual, each smaller than ``min_area_mm2`` (about 24 and 23 mm^2), one with a Sheriff
+    logit near 29.  With ``sheriff_small_logit`` (5) he is read on his cell and location and the
+    figures read are those of the truth; with it off he is missed and nothing else changes."""
+    import dataclasses
+
+    from scorer.evaluate import compare_boards
+    from scorer.render.synth import generated_photo
+    from scorer.vision.config import load_config
+    from scorer.vision.pipeline import read_photo_full
+
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], 9936001, 41, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    cfg = load_config()
+    assert cfg.figures.sheriff_small_logit == 5.0
+    seen = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
+    assert res.truth.sheriff is not None
+    assert seen.figures_truth == seen.figures_pred == seen.figures_matched
+    assert seen.location_right == seen.location_total
+    off = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, sheriff_small_logit=0.0))
+    missed = compare_boards(res.truth, read_photo_full(path, config=off).board)
+    assert (missed.figures_truth, missed.figures_pred, missed.figures_matched) == (
+        seen.figures_truth, seen.figures_truth - 1, seen.figures_truth - 1)
+    assert [e["kind"] for e in missed.figure_errors] == ["sheriff"]

@@ -240,6 +240,7 @@ class FigureConfig:
     spot_alt_slack: float = 0.04  # ... the tiles whose small misfit (refit_px) is at most this above the tile read's
     spot_alt_top: int = 20  # ... at most this many of them, best first
     spot_alt_gold: float = 0.35  # ... for a candidate at most this far from the Sheriff's gold (colour.distances; pale gold of the art is farther)
+    sheriff_small_logit: float = 5.0  # a candidate below min_area_mm2 (at least min_gold_mm2) is still the Sheriff when its Sheriff logit is at least this: the gold Sheriff on pale sand leaves only parts of itself in the residual (0: off)
     sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
     ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
     tent_promote_black: float = 3.0  # tent_promote for a black cowboy, whose faces show almost no shading for the tent decision to weigh (0: tent_promote)
@@ -2445,6 +2446,11 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     Gold Rush, a cowboy or the Sheriff that an ore stack hides but for a few
     pixels of its colour is added (:func:`_hidden_by_stacks`, ``hidden_mm2``;
     ``exp`` is the expected picture, the art a nugget beside the stack is told by).
+    A candidate smaller than ``min_area_mm2`` is no figure, except the Sheriff when
+    its Sheriff logit is at least ``sheriff_small_logit``: his gold on a prairie's pale
+    sand leaves only parts of him in the residual (a lying Sheriff in two or three
+    parts of 20-40 mm^2, measured on Gold Rush photos); of several such parts the
+    likeliest is the Sheriff and the others are dropped, not read as cowboys.
     """
     from . import colour
 
@@ -2493,7 +2499,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             if mt is None:
                 continue
             if role != "gold" and info["area"] < cfg.min_area_mm2:
-                continue
+                # Too small for a figure, but the Sheriff's gold on pale sand may show only in parts.
+                if not (role == "sheriff" and 0 < cfg.sheriff_small_logit <= info["_logits"].get("sheriff", -math.inf)):
+                    continue
+                info["_small"] = True
             at_tile = _tile_at(canvas.to_canvas(mt["foot"][None]), tiles, canvas)
             if at_tile is None:
                 continue
@@ -2661,8 +2670,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         gone = set()
         for i in sheriffs:
             if i != keep:
-                if rows[i][0].info.get("colour_distance", 0.0) > cfg.max_colour_distance:
-                    gone.add(i)  # gold of no player's colour: a gold piece of the art, not a cowboy
+                if rows[i][0].info.get("colour_distance", 0.0) > cfg.max_colour_distance or rows[i][0].info.get("_small"):
+                    # Gold of no player's colour (a gold piece of the art), or too small for a cowboy
+                    # (another part of the Sheriff): not a cowboy.
+                    gone.add(i)
                 else:
                     demote(i)
         rows = [r for i, r in enumerate(rows) if i not in gone]
