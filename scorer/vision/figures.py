@@ -2448,8 +2448,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     ``exp`` is the expected picture, the art a nugget beside the stack is told by).
     A candidate smaller than ``min_area_mm2`` is no figure, except the Sheriff when
     its Sheriff logit is at least ``sheriff_small_logit``: his gold on a prairie's pale
-    sand leaves only parts of him in the residual (a lying Sheriff in two or three
-    parts of 20-40 mm^2, measured on Gold Rush photos); of several such parts the
+    sand leaves only parts of him in the residual (one to three parts of 20-40
+    mm^2 each on the Gold Rush photos looked at); of several such parts the
     likeliest is the Sheriff and the others are dropped, not read as cowboys.
     """
     from . import colour
