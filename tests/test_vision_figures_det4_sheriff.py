@@ -7,19 +7,26 @@ prairie, no mountain) read at (0, 0), GR10 (all mountain) at (1, 0), each drawn
 64 pixels wide.  The second look (``looks``) ranks GR13 rot 0 (mountains at N
 and S) and GR07 rot 0 (mountain at N and W) as runners-up of cell (0, 0).
 Of several Sheriff candidates, one surely of the Sheriff's gold goes before
-pale ones (:func:`scorer.vision.figures._sheriff_gold`).
+pale ones (:func:`scorer.vision.figures._sheriff_gold`).  A whole synthesised
+photo shows a Sheriff seen only in parts smaller than a figure read through
+``sheriff_small_logit``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from scorer.evaluate import compare_boards
+from scorer.render.synth import generated_photo
 from scorer.tiles import catalog_for
+from scorer.vision.config import load_config
 from scorer.vision.figures import (FigureConfig, FigureReading, _sheriff_gold, _sheriff_on_runner_up, _spot,
                                    _spot_alternative)
+from scorer.vision.pipeline import read_photo_full
 from test_vision_figures_det3 import two_tiles
 
 SHERIFF_GOLD = [214.0, 172.0, 48.0]  # the Sheriff's render colour, light-corrected
@@ -138,13 +145,6 @@ def test_a_sheriff_seen_only_in_small_parts_is_read(tmp_path):
     parts in the residual, each smaller than ``min_area_mm2`` (about 24 and 23 mm^2), one with a Sheriff
     logit near 29.  With ``sheriff_small_logit`` (5) he is read on his cell and location and the
     figures read are those of the truth; with it off he is missed and nothing else changes."""
-    import dataclasses
-
-    from scorer.evaluate import compare_boards
-    from scorer.render.synth import generated_photo
-    from scorer.vision.config import load_config
-    from scorer.vision.pipeline import read_photo_full
-
     res, _level, _ = generated_photo("goldrush", ["sheriff"], 9936001, 41, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     cfg = load_config()
