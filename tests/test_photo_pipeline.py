@@ -141,7 +141,7 @@ def test_close_up_of_three_tiles_reads_what_shows_or_says_to_step_back(tmp_path)
     photo, _ = res.save(tmp_path / "close.jpg")
     result = CliRunner().invoke(main, ["score", str(photo)])
     assert result.exit_code == 0
-    read = read_photo_full(photo).board.tiles
+    read = read_board(tmp_path / "close.jpg.board.json").tiles
     assert sorted((p.tile.id, p.rot) for p in read.values()) == [("GR05", 0), ("SH6", 0)]
     (c5,) = [c for c, p in read.items() if p.tile.id == "GR05"]
     (c6,) = [c for c, p in read.items() if p.tile.id == "SH6"]

@@ -2502,7 +2502,6 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                 # Too small for a figure, but the Sheriff's gold on pale sand may show only in parts.
                 if not (role == "sheriff" and 0 < cfg.sheriff_small_logit <= info["_logits"].get("sheriff", -math.inf)):
                     continue
-                info["_small"] = True
             at_tile = _tile_at(canvas.to_canvas(mt["foot"][None]), tiles, canvas)
             if at_tile is None:
                 continue
@@ -2670,7 +2669,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         gone = set()
         for i in sheriffs:
             if i != keep:
-                if rows[i][0].info.get("colour_distance", 0.0) > cfg.max_colour_distance or rows[i][0].info.get("_small"):
+                info = rows[i][0].info
+                if info.get("colour_distance", 0.0) > cfg.max_colour_distance or info["area"] < cfg.min_area_mm2:
                     # Gold of no player's colour (a gold piece of the art), or too small for a cowboy
                     # (another part of the Sheriff): not a cowboy.
                     gone.add(i)

@@ -557,12 +557,11 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     twin as its runner-up, the second look may have taken the wrong twin, and
     that runner-up is likelier than a clearly seen twin's elsewhere (the tile
     stage's first read is no runner-up, so a twin the second look put right is
-    not turned back).  Where none does, the
-    board is left as read (the copy too many may be a tile read on the table
-    beside the board, or the second look may be wrong; on the development
-    photos, runners-up with other sides were wrong as often as right).  A
-    runner-up of an expansion that no other tile read is of adds it to
-    ``board.expansions``.  ``board.tiles`` (and ``board.expansions``) are
+    not turned back).  Where none does, the board is left as read (the copy
+    too many may be a tile read on the table beside the board, or the second
+    look may be wrong; on the development photos, runners-up with other sides
+    were wrong as often as right).  A runner-up of an expansion that no other
+    tile read is of adds it to ``board.expansions``.  ``board.tiles`` (and ``board.expansions``) are
     changed in place; figures are still to be put on the board.
     """
     counts = Counter(p.tile.id for p in board.tiles.values())
