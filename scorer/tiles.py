@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .errors import TileSetError
-from .geometry import CENTRE, HALVES, SIDES, halves_of, rotate_location
+from .geometry import CENTRE, HALVES, SIDES, Cell, halves_of, neighbour, rotate_location
 
 log = logging.getLogger(__name__)
 
@@ -283,6 +283,22 @@ class TileType:
 
     def __repr__(self) -> str:
         return f"TileType({self.id!r}, {len(self.features)} features, count={self.count})"
+
+
+def fits_neighbours(tile: TileType, rot: int, cell: Cell, placed: Mapping[Cell, tuple[TileType, int]]) -> bool:
+    """Whether ``tile`` turned ``rot`` (quarter turns) at ``cell`` meets its placed neighbours.
+
+    Every side must have the feature kind of the neighbouring tile's facing
+    side (roads meet roads, cities cities, rivers rivers; ``rules.md`` section 1).
+    ``placed`` maps cells to ``(tile, rot)``; sides with no neighbour placed
+    fit anything.
+    """
+    sig = tile.edge_signature(rot)
+    for k, side in enumerate(SIDES):
+        other = placed.get(neighbour(cell, side))
+        if other is not None and other[0].edge_signature(other[1])[(k + 2) % 4] != sig[k]:
+            return False
+    return True
 
 
 def canonical_features(features: Iterable[FeatureSpec]) -> tuple:

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from scorer.board import Board, read_board
 from scorer.cli import main
 from scorer.evaluate import compare_boards
+from scorer.tiles import fits_neighbours
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
 
@@ -399,7 +400,7 @@ def test_tile_seen_under_a_figure_that_does_not_fit_is_not_added_nor_its_figures
         x, y = min(placements)
         cell = (x - 1, y) if (x - 1, y) not in placements else (x, y - 1)
         tile, rot = next((t, r) for t in catalog.tiles.values() for r in range(4)
-                         if not pipeline._fits_neighbours(t, r, cell, placements))
+                         if not fits_neighbours(t, r, cell, placements))
         reading.tiles[cell] = {"tile": tile.id, "rot": rot, "misfit": 0.1, "misfit_read": 1.0, "added": True}
         reading.meeples.append({"player": "red", "x": cell[0], "y": cell[1], "at": "N", "confidence": 0.9})
         planted["cell"] = cell

@@ -102,7 +102,11 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
     Where no Sheriff was placed and a Sheriff of his gold stands on no mountain
     of the tile read, the tile may be misread: a runner-up tile of the second
     look with a mountain spot at his foot takes him and replaces the tile read
-    (:func:`_sheriff_on_runner_up`).
+    (:func:`_sheriff_on_runner_up`).  Likewise a follower whose outline fits
+    standing but which was laid in a field, the tile read having no road, city
+    or cloister near its foot, stands on a close runner-up that has one there
+    (it hid the short road end that tells the two apart) and that tile replaces
+    the tile read (:func:`_stand_on_runner_up`).
 
 Every reading carries a ``confidence``: location, colour and kind
 probabilities multiplied.
@@ -117,6 +121,7 @@ import os
 import threading
 import time
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Mapping, Sequence
@@ -126,7 +131,7 @@ import numpy as np
 
 from ..errors import ScorerError
 from ..geometry import CENTRE, Cell
-from ..tiles import FIELD_KINDS, KINDS, TileType
+from ..tiles import FIELD_KINDS, KINDS, TileType, fits_neighbours
 from .grid import Grid
 
 log = logging.getLogger(__name__)
@@ -240,6 +245,10 @@ class FigureConfig:
     spot_alt_slack: float = 0.04  # ... the tiles whose small misfit (refit_px) is at most this above the tile read's
     spot_alt_top: int = 20  # ... at most this many of them, best first
     spot_alt_gold: float = 0.35  # ... for a candidate at most this far from the Sheriff's gold (colour.distances; pale gold of the art is farther)
+    stand_alt_tiles: bool = True  # a follower whose outline fits standing, laid in a field for want of a feature near its foot on the tile read, stands on the second look's runner-up that has one there, and that tile replaces the tile read
+    stand_alt_gap: float = 0.0  # ... when its outline fits standing at least this much better than lying (shape correlation)
+    stand_alt_distance: float = 0.2  # ... and the runner-up's standing spot lies at most this far from its foot, tile units
+    stand_alt_slack: float = 0.012  # ... and its small misfit (refit_px) is at most this above the tile read's
     sheriff_small_logit: float = 5.0  # a candidate below min_area_mm2 (at least min_gold_mm2) is still the Sheriff when its Sheriff logit is at least this: the gold Sheriff on pale sand leaves only parts of itself in the residual (0: off)
     sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
     ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
@@ -2598,6 +2607,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
 
     if game == "goldrush" and cfg.spot_alt_tiles and not any(r[1] == "sheriff" for r in rows):
         _sheriff_on_runner_up(rows, cands, tiles, given, out, cfg)
+    if cfg.stand_alt_tiles:
+        _stand_on_runner_up(rows, tiles, given, out, cfg)
 
     def demote(i: int) -> None:
         """Make candidate ``i`` a cowboy/follower (standing or lying, whichever fits its foot), or an
@@ -2862,6 +2873,22 @@ def _sheriff_on_runner_up(rows: list[tuple], cands: Sequence[_Blob], tiles: dict
         rows.append(row)
         if b.info.get("_unkept") is not None:
             out.blobs[:] = [d for d in out.blobs if d is not b.info["_unkept"]]
+    _take_runner_up(rows, b, t_new, tiles, given, out, cfg, "sheriff")
+    log.debug("figures: the Sheriff at %s stands on no mountain of %s rot %d: read %s rot %d there", c,
+              old.tile.id, old.rot, t_new.tile.id, t_new.rot)
+
+
+def _take_runner_up(rows: list[tuple], b: _Blob, t_new: _Tile, tiles: dict[Cell, _Tile],
+                    given: Mapping[Cell, tuple[TileType, int]], out: FigureReading, cfg: FigureConfig,
+                    figure: str) -> None:
+    """Put the runner-up ``t_new`` in place of its cell's tile, for the sake of ``b``'s row (``figure``).
+
+    The other figures on the cell are located again on it (any feature where
+    their own kind has none), ``tiles`` takes it, and ``out.tiles`` reports
+    it with the second look's misfits and ``"figure": figure``.  ``rows`` and
+    ``tiles`` are changed in place.
+    """
+    c = t_new.cell
     for i, r in enumerate(rows):
         if r[0] is b or r[2].cell != c:
             continue
@@ -2875,9 +2902,59 @@ def _sheriff_on_runner_up(rows: list[tuple], cands: Sequence[_Blob], tiles: dict
     read = out.debug.get("looks", {}).get(c, {}).get("read", 1.0)
     out.tiles[c] = {"tile": t_new.tile.id, "rot": t_new.rot,
                     "misfit": round(runners.get((t_new.tile.id, t_new.rot), read), 4),
-                    "misfit_read": round(read, 4), "figure": "sheriff"}
-    log.debug("figures: the Sheriff at %s stands on no mountain of %s rot %d: read %s rot %d there", c,
-              old.tile.id, old.rot, t_new.tile.id, t_new.rot)
+                    "misfit_read": round(read, 4), "figure": figure}
+
+
+def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapping[Cell, tuple[TileType, int]],
+                        out: FigureReading, cfg: FigureConfig) -> None:
+    """Stand a follower laid in a field for want of a feature near its foot on a runner-up that has one.
+
+    A follower on a short road end, or on a cloister, hides it: the tile stage
+    then reads the look-alike without it (R for T, Q for S, B for A, U for W:
+    the same tile but for that part) and the pose decision lays the follower in
+    the field beside, the nearest location the tile read offers.  Only farmers
+    lie (seed 000 and rules.md section 6: a figure on a prairie is laid on its
+    side, as a farmer in a field is); so where a follower read as a farmer fits
+    the standing outline at least ``stand_alt_gap`` better than the lying one
+    and the tile read has no standing location within ``max_spot_distance`` of
+    its foot, the second look's runners-up of the cell (``looks[cell]["runners"]``,
+    best first) are tried: the first whose small misfit is at most
+    ``stand_alt_slack`` above the tile read's, of which the box holds a copy not
+    yet read (``TileType.count``), that meets its neighbours' sides
+    (:func:`scorer.tiles.fits_neighbours`) and has a standing location within
+    ``stand_alt_distance`` of the foot replaces the tile read (``out.tiles``,
+    ``"figure": "follower"``), and the follower stands there.  ``rows`` and
+    ``tiles`` are changed in place.
+    """
+    looks = out.debug.get("looks", {})
+    held = Counter(t.tile.id for t in tiles.values())
+    placed = {c: (t.tile, t.rot) for c, t in tiles.items()}
+    for i in range(len(rows)):
+        b, kind, t, frac, _loc, _mt = rows[i]
+        shapes = b.info.get("_matches", {})
+        if kind != "farmer" or "meeple" not in shapes or "farmer" not in shapes:
+            continue
+        if shapes["meeple"]["score"] - shapes["farmer"]["score"] < cfg.stand_alt_gap:
+            continue
+        here = _locate_read(frac, t, given, "meeple", cfg)
+        if here is not None and here[3] <= cfg.max_spot_distance:
+            continue
+        look = looks.get(t.cell, {})
+        for tile, rot, misfit in look.get("runners", ()):
+            if misfit > look["read"] + cfg.stand_alt_slack or held[tile.id] >= tile.count:
+                continue
+            lo = _locate(frac, tile, rot, "meeple", cfg)
+            if lo is None or lo[3] > cfg.stand_alt_distance or not fits_neighbours(tile, rot, t.cell, placed):
+                continue
+            t_new = _Tile(t.cell, tile, rot, t.A, t.score)
+            rows[i] = (b, "meeple", t_new, frac, _locate_read(frac, t_new, given, "meeple", cfg), shapes["meeple"])
+            held[t.tile.id] -= 1
+            held[tile.id] += 1
+            placed[t.cell] = (tile, rot)
+            _take_runner_up(rows, b, t_new, tiles, given, out, cfg, "follower")
+            log.debug("figures: the follower at %s stands on no feature of %s rot %d: read %s rot %d there",
+                      t.cell, t.tile.id, t.rot, tile.id, rot)
+            break
 
 
 def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any], tiles: dict[Cell, _Tile],

@@ -44,8 +44,7 @@ import numpy as np
 
 from ..board import Board, Figure, Placement, Stack
 from ..errors import PhotoError, ScorerError, TilesTooSmallError
-from ..geometry import SIDES, neighbour
-from ..tiles import BUILTIN_SETS, Catalog, TileSet, catalog_for
+from ..tiles import BUILTIN_SETS, Catalog, TileSet, catalog_for, fits_neighbours
 from .grid import Grid, find_grid
 from .ore import settle_ore_counts
 from .photo import load_photo
@@ -384,7 +383,7 @@ def _read_loaded(rgb: np.ndarray, source: Any, cfg: Any, seconds: dict[str, floa
         look = looks[c]
         if c in placements or look["tile"] not in catalog:
             del looks[c]
-        elif not _fits_neighbours(catalog[look["tile"]], int(look["rot"]), c, placements):
+        elif not fits_neighbours(catalog[look["tile"]], int(look["rot"]), c, placements):
             # Not added: the figures read on it lose their tile too, as on any empty cell.
             log.debug("tile %s rot %s seen under a figure at %s does not fit its neighbours: not added",
                       look["tile"], look["rot"], c)
@@ -457,17 +456,6 @@ def _drop_cell(figs: Any, cell: tuple[int, int]) -> None:
         setattr(figs, name, [d for d in getattr(figs, name) if elsewhere(d)])
     if figs.sheriff and not elsewhere(figs.sheriff):
         figs.sheriff = None
-
-
-def _fits_neighbours(tile: Any, rot: int, cell: tuple[int, int], placements: dict) -> bool:
-    """Whether ``tile`` turned ``rot`` at ``cell`` has on every side the feature kind of the placed
-    neighbour's facing side (roads meet roads, cities cities, rivers rivers; ``rules.md`` section 1)."""
-    sig = tile.edge_signature(rot)
-    for k, side in enumerate(SIDES):
-        other = placements.get(neighbour(cell, side))
-        if other is not None and other[0].edge_signature(other[1])[(k + 2) % 4] != sig[k]:
-            return False
-    return True
 
 
 def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, figs: Any, grid: Grid,
