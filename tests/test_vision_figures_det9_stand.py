@@ -26,14 +26,11 @@ from scorer.vision.pipeline import read_photo_full
 PX = 64
 
 
-def _tiles(**cells):
-    """Base tiles at rot 0 registered exactly, ``x_y=code``: ``{cell: _Tile}``."""
+def _tiles(cells: dict) -> dict:
+    """Base tiles ``{(x, y): code}`` at rot 0, registered exactly: ``{cell: _Tile}``."""
     cat = catalog_for("carcassonne", [])
-    out = {}
-    for key, code in cells.items():
-        x, y = (int(v) for v in key.lstrip("c").split("_"))
-        out[(x, y)] = _Tile((x, y), cat[code], 0, np.array([[1.0, 0.0, x * PX], [0.0, 1.0, y * PX]]), 0.9)
-    return cat, out
+    return {(x, y): _Tile((x, y), cat[code], 0, np.array([[1.0, 0.0, x * PX], [0.0, 1.0, y * PX]]), 0.9)
+            for (x, y), code in cells.items()}
 
 
 def _road_foot() -> np.ndarray:
@@ -63,7 +60,7 @@ def test_a_follower_on_the_hidden_road_end_stands_on_the_runner_up():
     """Given a follower laid at SR of R whose outline fits standing better (0.62 against 0.58) and
     whose foot is at T's road spot, T rot 0 replaces R (misfit 0.10 against 0.12 read) and the
     follower stands on its road at S."""
-    _, tiles = _tiles(c0_0="R")
+    tiles = _tiles({(0, 0): "R"})
     rows = [_farmer_row(tiles[(0, 0)], _road_foot(), 0.62, 0.58)]
     out = _run(tiles, rows)
     assert [(r[1], r[2].tile.id, r[4][0]) for r in rows] == [("meeple", "T", "S")]
@@ -73,7 +70,7 @@ def test_a_follower_on_the_hidden_road_end_stands_on_the_runner_up():
 
 def test_the_other_figures_on_the_cell_are_located_again():
     """Given also a farmer on (0, 0) lying at the field spot SL, it stays a farmer on T, at SL."""
-    _, tiles = _tiles(c0_0="R")
+    tiles = _tiles({(0, 0): "R"})
     lying = _farmer_row(tiles[(0, 0)], _spot("SL", "farmer", FigureConfig().offset_spread), 0.50, 0.70)
     rows = [_farmer_row(tiles[(0, 0)], _road_foot(), 0.62, 0.58), lying]
     _run(tiles, rows)
@@ -87,8 +84,8 @@ def test_the_tile_read_stays(why):
     is a field (B: T's road would meet it), or the foot in the middle of the west half (0.2, 0.5), far
     from T's road spot, or T's misfit 0.135 (more than ``stand_alt_slack`` 0.012 above the 0.12 read),
     or the board's only T already read at (2, 0): nothing changes."""
-    extra = {"c0_1": "B"} if why == "a neighbour's field" else {"c2_0": "T"} if why.startswith("the box") else {}
-    _, tiles = _tiles(c0_0="R", **extra)
+    extra = {(0, 1): "B"} if why == "a neighbour's field" else {(2, 0): "T"} if why.startswith("the box") else {}
+    tiles = _tiles({(0, 0): "R", **extra})
     frac = np.array([0.2, 0.5]) if why == "foot far from the road" else _road_foot()
     standing, lying = (0.55, 0.60) if why == "lying fits better" else (0.62, 0.58)
     rows = [_farmer_row(tiles[(0, 0)], frac, standing, lying)]

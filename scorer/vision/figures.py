@@ -2947,7 +2947,8 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
             if lo is None or lo[3] > cfg.stand_alt_distance or not fits_neighbours(tile, rot, t.cell, placed):
                 continue
             t_new = _Tile(t.cell, tile, rot, t.A, t.score)
-            rows[i] = (b, "meeple", t_new, frac, _locate_read(frac, t_new, given, "meeple", cfg), shapes["meeple"])
+            stand = _locate_read(frac, t_new, given, "meeple", cfg) or lo
+            rows[i] = (b, "meeple", t_new, frac, stand, shapes["meeple"])
             held[t.tile.id] -= 1
             held[tile.id] += 1
             placed[t.cell] = (tile, rot)
