@@ -5,7 +5,8 @@ of the figure stage (``(blob, kind, tile, frac, location, match)``) over base
 tiles registered 64 pixels wide: R (city on three sides, field at S) read at
 (0, 0), whose second look (``looks``) ranks T rot 0 (the same with a road at S)
 as its runner-up.  A whole synthesised photo shows such a follower, read as a
-farmer on R before and standing on the road of T now.
+farmer on R before and standing on the road of T now.  A Gold Rush cowboy
+standing on the town he hides is checked alike (GR18 read, GR16 the runner-up).
 """
 
 from __future__ import annotations
@@ -110,3 +111,46 @@ def test_a_follower_on_a_hidden_road_end_in_a_photo(tmp_path):
     missed = compare_boards(res.truth, read_photo_full(path, config=off).board)
     assert [(e["truth"], e["pred"]) for e in missed.tile_errors] == [("T rot 0", "R rot 0")]
     assert [(e["truth"]["at"], e["pred"]["at"]) for e in missed.figure_errors] == [("S", "SR")]
+
+
+def test_a_cowboy_on_the_town_it_hides_takes_the_town_tile():
+    """Gold Rush: a cowboy standing on the town of GR16 (town with three rails) hides it, and GR18
+    (the three-way crossing without a town) is read; the cowboy stands on a rail, his foot at the
+    tile's centre, more than ``stand_alt_far`` (0.15) from that rail's spot.  GR16 rot 0, a
+    runner-up within the slack whose town spot takes the foot, replaces GR18 and the cowboy stands
+    on the town (C).  With ``stand_alt_far`` 0 (off), or the foot at the rail's spot, nothing
+    changes."""
+    cat = catalog_for("goldrush", ["sheriff"])
+    centre = _spot("C", "meeple", FigureConfig().offset_spread)
+    for cfg, foot, swapped in ((FigureConfig(), centre, True), (FigureConfig(stand_alt_far=0.0), centre, False),
+                               (FigureConfig(), _spot("S", "meeple", FigureConfig().offset_spread), False)):
+        t = _Tile((0, 0), cat["GR18"], 0, np.eye(2, 3), 0.9)
+        tiles = {(0, 0): t}
+        shapes = {"meeple": {"score": 0.7, "foot": foot}, "farmer": {"score": 0.5, "foot": foot}}
+        far = float(np.linalg.norm(_spot("S", "meeple", FigureConfig().offset_spread) - foot))
+        rows = [(SimpleNamespace(info={"_matches": shapes}), "meeple", t, foot, ("S", 1.0, [], far), shapes["meeple"])]
+        out = FigureReading()
+        out.debug["looks"] = {(0, 0): {"best": 0.10, "read": 0.11, "runners": [(cat["GR16"], 0, 0.10)]}}
+        _stand_on_runner_up(rows, tiles, {}, out, cfg)
+        got = [(r[1], r[2].tile.id, r[4][0]) for r in rows]
+        assert got == ([("meeple", "GR16", "C")] if swapped else [("meeple", "GR18", "S")])
+
+
+def test_a_cowboy_on_a_hidden_town_in_a_photo(tmp_path):
+    """Photo 12 of the Gold Rush series of seed 9936001 (``scorer synth --generate 200 --difficulty
+    mixed``): a blue cowboy stands on the town of GR17 rot 0 at truth cell (2, 1) and hides it.  With
+    ``stand_alt_far`` (0.15) every tile is read as the truth has it and the cowboy stands on the
+    town; with it off, the four-way crossing GR20 is read there and the cowboy put on a rail."""
+    res, _level, _ = generated_photo("goldrush", ["sheriff"], 9936001, 12, difficulty="mixed")
+    path, _ = res.save(tmp_path / "photo.jpg")
+    cfg = load_config()
+    assert cfg.figures.stand_alt_far == 0.15
+    seen = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
+    assert seen.tiles_right == seen.truth_tiles
+    assert not [e for e in seen.figure_errors if (e["x"], e["y"]) == (2, 1)]
+    off = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, stand_alt_far=0.0))
+    missed = compare_boards(res.truth, read_photo_full(path, config=off).board)
+    assert [(e["x"], e["y"], e["truth"], e["pred"].split(" rot")[0]) for e in missed.tile_errors] == [
+        (2, 1, "GR17 rot 0", "GR20")]
+    assert [(e["truth"]["at"], e["pred"]["at"]) for e in missed.figure_errors if (e["x"], e["y"]) == (2, 1)] == [
+        ("C", "S")]

@@ -106,7 +106,8 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
     standing but which was laid in a field, the tile read having no road, city
     or cloister near its foot, stands on a close runner-up that has one there
     (it hid the short road end that tells the two apart) and that tile replaces
-    the tile read (:func:`_stand_on_runner_up`).
+    the tile read (:func:`_stand_on_runner_up`); so does a figure read standing
+    far from its location (a cowboy on the town it hides).
 
 Every reading carries a ``confidence``: location, colour and kind
 probabilities multiplied.
@@ -249,6 +250,7 @@ class FigureConfig:
     stand_alt_gap: float = 0.0  # ... when its outline fits standing at least this much better than lying (shape correlation)
     stand_alt_distance: float = 0.2  # ... and the runner-up's standing spot lies at most this far from its foot, tile units
     stand_alt_slack: float = 0.012  # ... and its small misfit (refit_px) is at most this above the tile read's
+    stand_alt_far: float = 0.15  # a follower or cowboy read standing farther than this from its location on the tile read is tried on the runners-up alike (a town or cloister it hides), tile units (0: off)
     sheriff_small_logit: float = 5.0  # a candidate below min_area_mm2 (at least min_gold_mm2) is still the Sheriff when its Sheriff logit is at least this: the gold Sheriff on pale sand leaves only parts of itself in the residual (0: off)
     sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
     ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
@@ -2923,22 +2925,32 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
     yet read (``TileType.count``), that meets its neighbours' sides
     (:func:`scorer.tiles.fits_neighbours`) and has a standing location within
     ``stand_alt_distance`` of the foot replaces the tile read (``out.tiles``,
-    ``"figure": "follower"``), and the follower stands there.  ``rows`` and
-    ``tiles`` are changed in place.
+    ``"figure": "follower"``), and the follower stands there.  Likewise a follower
+    or cowboy read standing more than ``stand_alt_far`` from its location on the
+    tile read: on a town (or a cloister) it hides, the crossing without it is read
+    (GR18 for GR16, GR20 for GR17) and the figure is put on the nearest rail.
+    ``rows`` and ``tiles`` are changed in place.
     """
     looks = out.debug.get("looks", {})
     held = Counter(t.tile.id for t in tiles.values())
     placed = {c: (t.tile, t.rot) for c, t in tiles.items()}
     for i in range(len(rows)):
-        b, kind, t, frac, _loc, _mt = rows[i]
+        b, kind, t, frac, loc, _mt = rows[i]
         shapes = b.info.get("_matches", {})
-        if kind != "farmer" or "meeple" not in shapes or "farmer" not in shapes:
+        if "meeple" not in shapes:
             continue
-        if shapes["meeple"]["score"] - shapes["farmer"]["score"] < cfg.stand_alt_gap:
+        if kind == "meeple":
+            # Standing, but far from its location on the tile read (a town or cloister it hides).
+            if cfg.stand_alt_far <= 0 or loc is None or loc[3] <= cfg.stand_alt_far:
+                continue
+        elif kind != "farmer" or "farmer" not in shapes:
             continue
-        here = _locate_read(frac, t, given, "meeple", cfg)
-        if here is not None and here[3] <= cfg.max_spot_distance:
+        elif shapes["meeple"]["score"] - shapes["farmer"]["score"] < cfg.stand_alt_gap:
             continue
+        else:
+            here = _locate_read(frac, t, given, "meeple", cfg)
+            if here is not None and here[3] <= cfg.max_spot_distance:
+                continue
         look = looks.get(t.cell, {})
         for tile, rot, misfit in look.get("runners", ()):
             if misfit > look["read"] + cfg.stand_alt_slack or held[tile.id] >= tile.count:
