@@ -2965,8 +2965,8 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
             held[tile.id] += 1
             placed[t.cell] = (tile, rot)
             _take_runner_up(rows, b, t_new, tiles, given, out, cfg, "follower")
-            log.debug("figures: the follower at %s stands on no feature of %s rot %d: read %s rot %d there",
-                      t.cell, t.tile.id, t.rot, tile.id, rot)
+            log.debug("figures: a figure read as %s at %s has no standing location near its foot on %s rot %d: "
+                      "read %s rot %d there", kind, t.cell, t.tile.id, t.rot, tile.id, rot)
             break
 
 
