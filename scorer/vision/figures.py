@@ -2932,26 +2932,13 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
     ``rows`` and ``tiles`` are changed in place.
     """
     looks = out.debug.get("looks", {})
-    held = Counter(t.tile.id for t in tiles.values())
-    placed = {c: (t.tile, t.rot) for c, t in tiles.items()}
     for i in range(len(rows)):
-        b, kind, t, frac, loc, _mt = rows[i]
-        shapes = b.info.get("_matches", {})
-        if "meeple" not in shapes:
+        b, kind, t, frac, _loc, _mt = rows[i]
+        if not _may_stand_elsewhere(rows[i], given, cfg):
             continue
-        if kind == "meeple":
-            # Standing, but far from its location on the tile read (a town or cloister it hides).
-            if cfg.stand_alt_far <= 0 or loc is None or loc[3] <= cfg.stand_alt_far:
-                continue
-        elif kind != "farmer" or "farmer" not in shapes:
-            continue
-        elif shapes["meeple"]["score"] - shapes["farmer"]["score"] < cfg.stand_alt_gap:
-            continue
-        else:
-            here = _locate_read(frac, t, given, "meeple", cfg)
-            if here is not None and here[3] <= cfg.max_spot_distance:
-                continue
         look = looks.get(t.cell, {})
+        held = Counter(x.tile.id for x in tiles.values())
+        placed = {c: (x.tile, x.rot) for c, x in tiles.items()}
         for tile, rot, misfit in look.get("runners", ()):
             if misfit > look["read"] + cfg.stand_alt_slack or held[tile.id] >= tile.count:
                 continue
@@ -2960,14 +2947,34 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
                 continue
             t_new = _Tile(t.cell, tile, rot, t.A, t.score)
             stand = _locate_read(frac, t_new, given, "meeple", cfg) or lo
-            rows[i] = (b, "meeple", t_new, frac, stand, shapes["meeple"])
-            held[t.tile.id] -= 1
-            held[tile.id] += 1
-            placed[t.cell] = (tile, rot)
+            rows[i] = (b, "meeple", t_new, frac, stand, b.info["_matches"]["meeple"])
             _take_runner_up(rows, b, t_new, tiles, given, out, cfg, "follower")
             log.debug("figures: a figure read as %s at %s has no standing location near its foot on %s rot %d: "
                       "read %s rot %d there", kind, t.cell, t.tile.id, t.rot, tile.id, rot)
             break
+
+
+def _may_stand_elsewhere(row: tuple, given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> bool:
+    """Whether the figure of ``row`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``)
+    may stand on a runner-up tile (:func:`_stand_on_runner_up`).
+
+    A figure read standing: when its location on the tile read is more than
+    ``stand_alt_far`` away (0: never).  A farmer: when its outline fits standing
+    at least ``stand_alt_gap`` better than lying and the tile read has no standing
+    location within ``max_spot_distance`` of its foot.  Any other row: never.
+    """
+    b, kind, t, frac, loc, _mt = row
+    shapes = b.info.get("_matches", {})
+    if "meeple" not in shapes:
+        return False
+    if kind == "meeple":
+        return cfg.stand_alt_far > 0 and loc is not None and loc[3] > cfg.stand_alt_far
+    if kind != "farmer" or "farmer" not in shapes:
+        return False
+    if shapes["meeple"]["score"] - shapes["farmer"]["score"] < cfg.stand_alt_gap:
+        return False
+    here = _locate_read(frac, t, given, "meeple", cfg)
+    return here is None or here[3] > cfg.max_spot_distance
 
 
 def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any], tiles: dict[Cell, _Tile],
