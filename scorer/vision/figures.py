@@ -242,6 +242,7 @@ class FigureConfig:
     foot_gap_hues: tuple = ("red", "green", "blue", "yellow")  # two candidates of two of these colours (player figures, not shades of one) are two figures however near their feet
     tent_promote: float = 2.0  # a player with no tent read gets one: its cowboy with the highest tent decision logit, when above minus this and a mountain spot takes it (0: off)
     tent_promote_slack: float = 0.01  # ... and when the tent's outline correlation is at most this below the better cowboy outline's
+    tent_promote_spots: float = 1.0  # ... its foot may be near any solid figure's spot on a mountain (the cowboy's, the tent's, the Sheriff's), not only the tent's, when that logit is above this: a tent beside a cowboy stands off its own spot (inf: off)
     spot_alt_tiles: bool = True  # a Sheriff no mountain spot of the tile read takes is tried on the second look's runner-up tiles of its cell, and such a tile then replaces the tile read (off: no Sheriff there)
     spot_alt_slack: float = 0.04  # ... the tiles whose small misfit (refit_px) is at most this above the tile read's
     spot_alt_top: int = 20  # ... at most this many of them, best first
@@ -1670,6 +1671,10 @@ _STANDS_ON = {
 }
 
 
+#: The solid figures that stand on a mountain (rules.md sections 6 and 7).
+_MOUNTAIN_SOLIDS = ("meeple", "tent", "sheriff")
+
+
 def _feature_locations(tile: TileType, rot: int, kinds: Sequence[str]) -> list[tuple[int, str]]:
     """``(feature index, location)`` for every location of a feature of ``kinds`` on the turned tile."""
     o = tile.turned(rot)
@@ -1703,9 +1708,12 @@ def _spot(at: str, kind: str, spread: float, ore_spot: tuple = ()) -> np.ndarray
     return np.clip(np.array([ax + across * cx + inward * ix, ay + across * cy + inward * iy]), 0.12, 0.88)
 
 
-def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureConfig
+def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureConfig, spots: Sequence[str] = ()
             ) -> tuple[str, float, list[dict[str, Any]], float] | None:
     """The location of a figure whose foot is at ``frac`` (fractions of its tile).
+
+    The distance is to the location's spot for ``kind`` or, nearer, for any of
+    the kinds ``spots`` (where a figure of another kind would stand there).
 
     Returns
     -------
@@ -1719,7 +1727,8 @@ def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureCo
         return None
     best: dict[int, tuple[float, str]] = {}
     for idx, at in locs:
-        d = float(np.linalg.norm(_spot(at, kind, cfg.offset_spread, tuple(cfg.ore_spot)) - frac))
+        d = min(float(np.linalg.norm(_spot(at, k, cfg.offset_spread, tuple(cfg.ore_spot)) - frac))
+                for k in (kind, *spots))
         if idx not in best or d < best[idx][0]:
             best[idx] = (d, at)
     items = sorted(best.values())
@@ -1733,7 +1742,7 @@ def _locate(frac: np.ndarray, tile: TileType, rot: int, kind: str, cfg: FigureCo
 
 
 def _locate_read(frac: np.ndarray, t: _Tile, given: Mapping[Cell, tuple[TileType, int]], kind: str,
-                 cfg: FigureConfig) -> tuple[str, float, list[dict[str, Any]], float] | None:
+                 cfg: FigureConfig, spots: Sequence[str] = ()) -> tuple[str, float, list[dict[str, Any]], float] | None:
     """:func:`_locate` on the tile found at the cell, as a location the tile read there has.
 
     Where the second look replaced the tile read (:func:`_refit`), the location
@@ -1741,13 +1750,13 @@ def _locate_read(frac: np.ndarray, t: _Tile, given: Mapping[Cell, tuple[TileType
     else the figure goes to the nearest location of the tile read, among the
     features it may stand on or, failing those, any feature.
     """
-    loc = _locate(frac, t.tile, t.rot, kind, cfg)
+    loc = _locate(frac, t.tile, t.rot, kind, cfg, spots)
     read = given.get(t.cell)
     if read is None or (read[0].id, read[1]) == (t.tile.id, t.rot):
         return loc
     if loc is not None and read[0].turned(read[1]).locate(loc[0]) is not None:
         return loc
-    alt = _locate(frac, read[0], read[1], kind, cfg)
+    alt = _locate(frac, read[0], read[1], kind, cfg, spots)
     if alt is None and loc is not None:
         alt = _locate(frac, read[0], read[1], "any", cfg)
         if alt is not None:
@@ -2989,7 +2998,11 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
     cowboy: a black solid's faces show almost no shading, so the decision's shading
     terms tell little and its logit strays further), its colour may be a tent, the
     tent's outline fits it at most ``tent_promote_slack`` worse than a cowboy's
-    and its foot lies within ``max_spot_distance`` of a mountain spot.
+    and its foot lies within ``max_spot_distance`` of a mountain spot: the tent's
+    or, where that logit is above ``tent_promote_spots`` (the tent decision itself
+    says tent), any solid figure's there (a tent that shares its mountain with a
+    cowboy stands aside, off its own spot, and a tent may stand anywhere on its
+    mountain; a cowboy at his own spot whose logit is near zero stays one).
     ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``) is changed in place.
     """
     has = {colour_of[i].colour for i in players if rows[i][1] == "tent"}
@@ -3012,7 +3025,7 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         if at_tile is None:
             continue
         t, frac = at_tile
-        loc = _locate_read(frac, t, given, "tent", cfg)
+        loc = _locate_read(frac, t, given, "tent", cfg, _MOUNTAIN_SOLIDS if z > cfg.tent_promote_spots else ())
         if loc is None or loc[3] > cfg.max_spot_distance:
             continue
         best[col] = (z, i, (b, "tent", t, frac, loc, mt))
