@@ -4,12 +4,14 @@ Every player has one tent (seed 000, rules.md section 6).  Where a colour has
 no tent read, :func:`scorer.vision.figures._promote_tents` reads its likeliest
 cowboy as the tent when, among other things, the foot lies near a mountain
 spot.  A tent sharing its mountain with a cowboy stands aside, off the tent's
-own spot, often nearer the cowboy's; with ``tent_promote_spots`` the foot may
-be near any solid figure's spot on the mountain (:func:`scorer.vision.figures._locate`,
-``spots``).  Photo 36 of the Gold Rush series of seed 9938001 (``scorer synth
---generate 200 --difficulty mixed``, a series the development looked at)
-shows a yellow tent beside a blue cowboy on GR21; measured: read as a tent
-with the option, as a yellow cowboy without it.
+own spot, often nearer the cowboy's; where the candidate's tent logit is above
+``tent_promote_spots`` (1.0), the foot may be near any solid figure's spot on
+the mountain (:func:`scorer.vision.figures._locate`, ``spots``).  Photo 36 of
+the Gold Rush series of seed 9938001 (``scorer synth --generate 200
+--difficulty mixed``, a series the development looked at) shows a yellow tent
+beside a blue cowboy on GR21 (tent logit 3.5, foot 0.303 tile from the tent's
+spot); measured: read as a tent with the option, as a yellow cowboy with it
+off (``inf``).
 """
 
 from __future__ import annotations
