@@ -121,13 +121,14 @@ def test_a_cowboy_on_the_town_it_hides_takes_the_town_tile():
     on the town (C).  With ``stand_alt_far`` 0 (off), or the foot at the rail's spot, nothing
     changes."""
     cat = catalog_for("goldrush", ["sheriff"])
-    centre = _spot("C", "meeple", FigureConfig().offset_spread)
+    spread = FigureConfig().offset_spread
+    centre, rail = _spot("C", "meeple", spread), _spot("S", "meeple", spread)
     for cfg, foot, swapped in ((FigureConfig(), centre, True), (FigureConfig(stand_alt_far=0.0), centre, False),
-                               (FigureConfig(), _spot("S", "meeple", FigureConfig().offset_spread), False)):
+                               (FigureConfig(), rail, False)):
         t = _Tile((0, 0), cat["GR18"], 0, np.eye(2, 3), 0.9)
         tiles = {(0, 0): t}
         shapes = {"meeple": {"score": 0.7, "foot": foot}, "farmer": {"score": 0.5, "foot": foot}}
-        far = float(np.linalg.norm(_spot("S", "meeple", FigureConfig().offset_spread) - foot))
+        far = float(np.linalg.norm(rail - foot))
         rows = [(SimpleNamespace(info={"_matches": shapes}), "meeple", t, foot, ("S", 1.0, [], far), shapes["meeple"])]
         out = FigureReading()
         out.debug["looks"] = {(0, 0): {"best": 0.10, "read": 0.11, "runners": [(cat["GR16"], 0, 0.10)]}}
