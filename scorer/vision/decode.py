@@ -14,6 +14,8 @@ Every cell takes one label: one of its candidates, or *empty*.  The decoder
 maximises the board's log-probability (nats)::
 
     sum over cells of  log p(occupied) + (score - best score) / unary_temperature   (a tile)
+                       + count_prior * log box count  (cells whose candidates figures hide
+                         the difference of; then the likeliest tile of the cell moved to 0)
                     or log p(empty)                                                 (empty)
     - side_penalty * (neighbouring tile sides that do not match)
     - box_penalty * (copies beyond the box count)
@@ -74,6 +76,10 @@ class DecodeProblem:
         Per cell, a factor (>= 1) on ``unary_temperature``: a cell partly hidden by
         figures or ore stacks tells its candidates apart less surely, so its
         neighbours' sides and the box counts weigh more there.  ``None``: 1 everywhere.
+    undecided : list of bool, optional
+        Per cell, whether what tells its candidates apart is hidden (a figure
+        on the symbol of look-alike tiles): ``count_prior`` applies there only.
+        ``None``: everywhere.
     """
 
     cells: list[tuple[int, int]]
@@ -81,6 +87,7 @@ class DecodeProblem:
     scores: list[np.ndarray]
     occupancy: list[float] | None = None
     softness: list[float] | None = None
+    undecided: list[bool] | None = None
 
 
 @dataclass
@@ -118,7 +125,7 @@ class Decoded:
 def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperature: float = 0.04,
                    side_penalty: float = 4.0, box_penalty: float = 6.0, rounds: int = 6,
                    confidence_temperature: float = 1.0,
-                   neighbour_prior: Sequence[float] | None = None) -> Decoded:
+                   neighbour_prior: Sequence[float] | None = None, count_prior: float = 0.0) -> Decoded:
     """Decode a board from per-cell candidates (see the module docstring).
 
     Parameters
@@ -140,6 +147,15 @@ def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperatur
         Nats added to a cell's log-odds of holding a tile when 0, 1, 2, 3 or 4
         of its neighbours hold one (tiles are laid next to tiles, and a hole
         closed on every side is rare); used with ``problem.occupancy``.
+    count_prior : float
+        Nats per unit of the log box count (:meth:`Catalog.box_count`) added
+        to each candidate of the cells ``problem.undecided`` names, relative
+        to the cell's likeliest (whose odds against an empty cell stay as they
+        were): a tile the box holds three of is three times as likely to lie
+        on a cell as a tile it holds once.  Where a figure hides the symbol
+        that tells two look-alikes apart (the gold ingot of Goldmines G.CcRr,
+        of which the box holds one, and base P, of which it holds three), only
+        this tells them apart.  0: off.
 
     Returns
     -------
@@ -157,6 +173,9 @@ def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperatur
         s = np.asarray(problem.scores[k], float)
         temperature = unary_temperature * (problem.softness[k] if problem.softness is not None else 1.0)
         u = (s - s.max()) / temperature if len(s) else np.zeros(0)
+        if count_prior > 0 and len(s) and (problem.undecided is None or problem.undecided[k]):
+            u = u + count_prior * np.log([max(catalog.box_count(key[0]), 1) for key in keys])
+            u = u - u.max()  # the likeliest tile keeps its odds against an empty cell
         if occ is not None:
             p = float(np.clip(occ[k], 1e-6, 1 - 1e-6))
             u = np.append(u + np.log(p), np.log(1 - p))
@@ -440,6 +459,8 @@ def decode(match, cells: Sequence[int], occupancy: np.ndarray, tpl, catalog: Cat
 
     A cell a share ``h`` of whose tile is hidden (``match.hidden_share``) decodes at
     ``1 + cfg.hidden_softness * h`` times the unary temperature (``DecodeProblem.softness``).
+    Cells whose close candidates figures hide the difference of (``match.undecided``,
+    :func:`scorer.vision.recognise._detail`) take the box counts' prior (``cfg.count_prior``).
 
     Parameters
     ----------
@@ -466,13 +487,17 @@ def decode(match, cells: Sequence[int], occupancy: np.ndarray, tpl, catalog: Cat
         [match.score[k] for k in cells],
         [float(occupancy[k]) for k in cells],
     )
+    if match.undecided is not None and len(match.undecided) == len(match.cells):
+        problem.undecided = [bool(match.undecided[k]) for k in cells]
+    else:
+        problem.undecided = [False] * len(cells)
     if cfg.hidden_softness > 0 and match.hidden_share is not None:
         # What a figure hides cannot tell look-alike tiles apart (wild horses from a camp).
         problem.softness = [1.0 + cfg.hidden_softness * float(match.hidden_share[k]) for k in cells]
     return decode_problem(problem, catalog, unary_temperature=cfg.unary_temperature,
                           side_penalty=cfg.side_penalty, box_penalty=cfg.box_penalty,
                           rounds=cfg.decode_rounds, confidence_temperature=cfg.confidence_temperature,
-                          neighbour_prior=cfg.neighbour_prior)
+                          neighbour_prior=cfg.neighbour_prior, count_prior=cfg.count_prior)
 
 
 def alternatives_json(alts: list[tuple[Key, float]], limit: int) -> list[dict[str, Any]]:

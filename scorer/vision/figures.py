@@ -218,6 +218,12 @@ class FigureConfig:
     refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
     refit_add_plain_close: float = 0.2  # ... and close misfit below this
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
+    refit_differ: float = 120.0  # another tile replaces the tile read only as told where their arts differ by more than this (sum of RGB, 0-765) ... (0: anywhere)
+    refit_differ_visible: float = 0.5  # ... when at least this share of those pixels is visible ...
+    refit_differ_area: float = 0.02  # ... or at least this share of the tile ...
+    refit_differ_grow: float = 0.04  # ... not this near a hidden pixel (a figure's edge and shadow), tile units ...
+    refit_differ_margin: float = 0.05  # ... and the other tile saves this much misfit there (capped residual / refit_cap)
+    refit_differ_shift: float = 0.05  # ... each tile's art moved up to this much to fit there best (a symbol a little off in a tilted photo), tile units
     refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
     refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
     refit_table_low: float = 0.15  # ... and one left this far off, when also refit_table_ratio times the median over the cells looked at again ...
@@ -252,6 +258,7 @@ class FigureConfig:
     stand_alt_distance: float = 0.2  # ... and the runner-up's standing spot lies at most this far from its foot, tile units
     stand_alt_slack: float = 0.012  # ... and its small misfit (refit_px) is at most this above the tile read's
     stand_alt_far: float = 0.15  # a follower or cowboy read standing farther than this from its location on the tile read is tried on the runners-up alike (a town or cloister it hides), tile units (0: off)
+    stand_alt_nearer: float = 0.05  # ... and stands on one only this much nearer its foot than on the tile read, tile units
     sheriff_small_logit: float = 5.0  # a candidate below min_area_mm2 (at least min_gold_mm2) is still the Sheriff when its Sheriff logit is at least this: the gold Sheriff on pale sand leaves only parts of itself in the residual (0: off)
     sheriff_gold_logit: float = 1.0  # of several Sheriff candidates, those of the Sheriff's gold (within spot_alt_gold) whose Sheriff logit is at least this go before pale ones (nuggets of the art; 0: off)
     ore_cut_fit: float = 0.75  # a candidate read as an ore stack (ore_cut_mm2 large) whose best outline correlation is below this is tried cut at its waist whatever ore_cut_margin says: no one solid explains it (0: off)
@@ -1112,6 +1119,97 @@ def _empty_beside(tiles: Mapping[Cell, _Tile], canvas: _Canvas, grid: Grid) -> d
     return out
 
 
+def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray, m: int, edge: int, sig: float,
+                cfg: FigureConfig) -> bool:
+    """Whether the photo prefers tile ``fit_b`` to the tile read ``fit_r`` where their arts differ (:func:`_refit`).
+
+    Over the whole tile the ground's texture and the light weigh as much as
+    what tells two tiles apart when that is small: a symbol of a few
+    hundredths of the tile (River I and II bends differ in River II's set
+    mark; P and Goldmines G.CcRr in the gold ingot) or a road stub a monk
+    stands over (B and A).  A whole-tile misfit can then prefer the wrong tile
+    where a figure hides the difference (base, seed 9939002: a meeple on River
+    II's mark read as River I) or even where the difference shows (a River I
+    spring read as River II's, whose mark the photo lacks; B read as A, whose
+    road the photo lacks).  Here the difference decides: the pixels where the
+    two arts, blurred as compared, differ by more than ``refit_differ`` (sum of
+    RGB), at least ``refit_differ_visible`` of them or ``refit_differ_area`` of
+    the tile visible (``seen``, and not within ``refit_differ_grow`` of a
+    hidden pixel: the edge and shadow of a figure standing on the symbol fit
+    neither art; a tile the tile stage misread where a figure hides part of a
+    large difference, a rail or a mountain, shows the rest), and there the other tile's
+    mean capped residual at least ``refit_differ_margin`` below the tile read's,
+    each art moved up to ``refit_differ_shift`` from its registration to fit
+    there best (the whole tile's registration may leave a symbol a few pixels
+    off its photo in a tilted photo or on a tile turned by hand: then the
+    right tile pays twice, for the symbol where the photo shows ground and for
+    the photo's symbol beside it, and the tile without it once).
+
+    Parameters
+    ----------
+    photo : (B, B, 3) float32 ndarray
+        The light-corrected photo around the cell, blurred as compared, 0-255.
+    fit_b, fit_r : tuple
+        ``(residual, dx, dy, art)`` of the other tile and of the tile read: the
+        residual (B, B) float32 over the window searched (``m`` pixels around
+        the cell), the registration shift in pixels and the art (P, P, 3)
+        float32 0-255.
+    seen : (B, B) bool ndarray
+        Pixels some compared tile explains (not a figure).
+    m, edge : int
+        Search margin and ignored tile border, pixels.
+    sig : float
+        Gaussian sigma of the comparison, pixels.
+
+    Returns
+    -------
+    bool
+        True when the other tile may replace the tile read.
+    """
+    _rb, dxb, dyb, art_b = fit_b
+    _rr, dxr, dyr, art_r = fit_r
+    P = art_b.shape[0]
+    diff = np.abs(_blur(art_b, sig) - _blur(art_r, sig)).sum(axis=2) > cfg.refit_differ
+    diff[:edge] = diff[P - edge:] = False
+    diff[:, :edge] = diff[:, P - edge:] = False
+    if not diff.any():
+        return False  # the same picture where it counts: nothing tells them apart
+    seen = seen.astype(np.uint8)
+    g = int(round(cfg.refit_differ_grow * P))
+    if g > 0:
+        seen = cv2.erode(seen, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)),
+                         borderValue=1)
+    win_b = (slice(m + dyb, m + dyb + P), slice(m + dxb, m + dxb + P))
+    win_r = (slice(m + dyr, m + dyr + P), slice(m + dxr, m + dxr + P))
+    vis = diff & (seen[win_b] > 0) & (seen[win_r] > 0)
+    if vis.sum() < min(cfg.refit_differ_visible * diff.sum(), cfg.refit_differ_area * P * P):
+        return False  # a figure hides what tells them apart
+    q_b = _misfit_near(photo, art_b, dxb, dyb, vis, m, sig, cfg)
+    q_r = _misfit_near(photo, art_r, dxr, dyr, vis, m, sig, cfg)
+    log.debug("second look: %d of %d differing pixels visible, misfit there %.3f (tile read) against %.3f",
+              int(vis.sum()), int(diff.sum()), q_r, q_b)
+    return bool(q_r - q_b >= cfg.refit_differ_margin)
+
+
+def _misfit_near(photo: np.ndarray, art: np.ndarray, dx: int, dy: int, mask: np.ndarray, m: int, sig: float,
+                 cfg: FigureConfig) -> float:
+    """The least mean capped residual (/ ``refit_cap``) of ``art`` on the ``mask`` pixels (P, P) bool,
+    its window moved up to ``refit_differ_shift`` (tile units) from ``(dx, dy)`` (:func:`_told_apart`)."""
+    P = art.shape[0]
+    B = photo.shape[0]
+    a = _blur(art, sig)[mask]
+    s = int(round(cfg.refit_differ_shift * P))
+    best = math.inf
+    for ey in range(-s, s + 1):
+        for ex in range(-s, s + 1):
+            x0, y0 = m + dx + ex, m + dy + ey
+            if x0 < 0 or y0 < 0 or x0 + P > B or y0 + P > B:
+                continue
+            r, _ = _residual(photo[y0:y0 + P, x0:x0 + P][mask], a, cfg)
+            best = min(best, float(np.minimum(r, cfg.refit_cap).mean()) / cfg.refit_cap)
+    return best
+
+
 def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray, canvas: _Canvas,
            tiles: dict[Cell, _Tile], candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any,
            appearance: Any, looks: dict[Cell, dict[str, float]],
@@ -1132,7 +1230,8 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     explains (below ``refit_hidden``): figures and ore tokens cost every tile alike, and left
     in they would dilute the tiles' own differences by how much of the cell
     they hide.  A tile replaces the tile read when
-    it saves more than ``refit_margin``; a cell no tile explains better than
+    it saves more than ``refit_margin`` and, where their arts differ, the
+    photo prefers it too (:func:`_told_apart`); a cell no tile explains better than
     ``max_misfit`` is left as it is.  ``looks`` receives, per cell looked at,
     the small misfit of the best tile and of the tile read.
 
@@ -1281,6 +1380,8 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             if mis[best] > cfg.refit_add_close or not worth:
                 continue
         elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
+            continue
+        elif cfg.refit_differ > 0 and not _told_apart(big_b, fits[best], fits[gi], seen, m, edge, sig, close_cfg):
             continue
         _rk, dx, dy, art = fits[best]
         A = t.A.copy()
@@ -2937,7 +3038,11 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
     ``"figure": "follower"``), and the follower stands there.  Likewise a follower
     or cowboy read standing more than ``stand_alt_far`` from its location on the
     tile read: on a town (or a cloister) it hides, the crossing without it is read
-    (GR18 for GR16, GR20 for GR17) and the figure is put on the nearest rail.
+    (GR18 for GR16, GR20 for GR17) and the figure is put on the nearest rail;
+    such a figure stands on a runner-up only at least ``stand_alt_nearer``
+    nearer its foot than on the tile read (a monk seen from the side stands
+    about 0.19 from the cloister's spot of B, and as far from A's: the tile
+    read is kept).
     ``rows`` and ``tiles`` are changed in place.
     """
     looks = out.debug.get("looks", {})
@@ -2954,6 +3059,8 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
             lo = _locate(frac, tile, rot, "meeple", cfg)
             if lo is None or lo[3] > cfg.stand_alt_distance or not fits_neighbours(tile, rot, t.cell, placed):
                 continue
+            if kind == "meeple" and _loc is not None and lo[3] > _loc[3] - cfg.stand_alt_nearer:
+                continue  # the same place to stand, no nearer (a monk on the cloister of B and of A)
             t_new = _Tile(t.cell, tile, rot, t.A, t.score)
             stand = _locate_read(frac, t_new, given, "meeple", cfg) or lo
             rows[i] = (b, "meeple", t_new, frac, stand, b.info["_matches"]["meeple"])

@@ -251,6 +251,7 @@ class TileConfig:
     unary_temperature: float = 0.04  # match-score units per nat
     side_penalty: float = 4.0  # nats lost per neighbouring side that does not match
     box_penalty: float = 6.0  # nats lost per copy more than the box holds
+    count_prior: float = 1.0  # where figures hide what tells close candidates apart, they score alike and each gains this many nats per unit of its log box count (0: off)
     decode_rounds: int = 6
     confidence_temperature: float = 2.0  # softens the decoded margins (calibrated on synthetic photos)
     alternatives: int = 3
@@ -1034,6 +1035,7 @@ class _Match:
     tau: np.ndarray | None = None  # (N,) cap of a hidden pixel's squared misfit (see _robust_scores)
     tone: tuple | None = None  # (gain, (3,) offset): the photo's typical colours of a tile, see _tone
     consensus: np.ndarray | None = None  # (N,) bool: sure cells whose colours set the white balance
+    undecided: np.ndarray | None = None  # (N,) bool: figures hide what tells the close candidates apart (_detail)
 
 
 def _scaled(region: _Region, px: int, blur: float) -> np.ndarray:
@@ -1588,7 +1590,11 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     (``detail_shift``) around the best candidate's position or, with
     ``detail_own_shift`` where figures hide at least ``occ_min`` of the tile,
     around each close candidate's own, keeping the window the candidates
-    together explain best.  Updates ``match`` in place
+    together explain best.  Where figures hide what tells the close
+    candidates apart (fewer than 4 of those pixels visible) and ``count_prior``
+    is on, their scores are set to the best of them (what is left differs by
+    the ground's texture and the light only) and the cell is marked
+    ``match.undecided``: the decode's box counts choose.  Updates ``match`` in place
     (candidates re-sorted); ``rows``: only these cells.
     """
     dp = cfg.detail_px
@@ -1618,6 +1624,9 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
             hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     band = max(0, int(round((cfg.inset - cfg.detail_inset) * dp))) if cfg.detail_band else 0
     band = min(band, (dw - 1) // 2)
+    if match.undecided is None or len(match.undecided) != len(close):
+        match.undecided = np.zeros(len(close), bool)
+    match.undecided[slice(None) if rows is None else rows] = False
     for k in np.flatnonzero(close.sum(axis=1) >= 2):
         js = np.flatnonzero(close[k])[: cfg.detail_candidates]
         D = tpl.detail[match.cand[k, js]]  # (J, dw, dw, 3)
@@ -1642,6 +1651,11 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
             if fit is not None and (best is None or fit[1] < best[1]):
                 best = fit
         if best is None:
+            if hid[k, 0] and cfg.count_prior > 0:
+                # A figure hides what tells them apart: their scores differ by the ground's
+                # texture and the light only; the box counts decide (decode, count_prior).
+                match.score[k, js] = match.score[k, js].max()
+                match.undecided[k] = True
             continue  # what tells the candidates apart is hidden (or the photo flat)
         m = best[0]
         match.score[k, js] += cfg.detail_weight * (m - m.max())
