@@ -17,9 +17,9 @@ read there, (9, 2) holds one, and 11 of the 14 cells with gold are read right
 (10 without the rule).  On the 200 photos of that series (true tiles) the gold
 count per cell went from 84.3% to 87.6% right (cells with gold read where there
 is none: 51 candidates, 42 of them removed; 3 of 1001 right ones lost).  Since
-the second look replaces a tile only where what tells the two apart shows
-(``refit_differ``), the bar at (4, 10) is read too: 12 of the 14 (11 with
-``refit_differ`` 0).
+the second look replaces a tile by its look-alike only where what tells the
+two apart shows (``refit_differ``), the bar at (4, 10) is read too: 12 of the
+14 (11 with ``refit_differ`` 0).
 """
 
 from __future__ import annotations

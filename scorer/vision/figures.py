@@ -218,7 +218,7 @@ class FigureConfig:
     refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
     refit_add_plain_close: float = 0.2  # ... and close misfit below this
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
-    refit_differ: float = 120.0  # another tile replaces the tile read only as told where their arts differ by more than this (sum of RGB, 0-765) ... (0: anywhere)
+    refit_differ: float = 120.0  # a look-alike (the same sides) replaces the tile read only as told where their arts differ by more than this (sum of RGB, 0-765) ... (0: anywhere)
     refit_differ_visible: float = 0.5  # ... when at least this share of those pixels is visible ...
     refit_differ_area: float = 0.02  # ... or at least this share of the tile ...
     refit_differ_grow: float = 0.04  # ... not this near a hidden pixel (a figure's edge and shadow), tile units ...
@@ -1121,36 +1121,37 @@ def _empty_beside(tiles: Mapping[Cell, _Tile], canvas: _Canvas, grid: Grid) -> d
 
 def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray, m: int, edge: int, sig: float,
                 cfg: FigureConfig) -> bool:
-    """Whether the photo prefers tile ``fit_b`` to the tile read ``fit_r`` where their arts differ (:func:`_refit`).
+    """Whether the photo prefers look-alike ``fit_b`` to the tile read ``fit_r`` where their arts differ (:func:`_refit`).
 
-    Over the whole tile the ground's texture and the light weigh as much as
-    what tells two tiles apart when that is small: a symbol of a few
-    hundredths of the tile (River I and II bends differ in River II's set
-    mark; P and Goldmines G.CcRr in the gold ingot) or a road stub a monk
-    stands over (B and A).  A whole-tile misfit can then prefer the wrong tile
-    where a figure hides the difference (base, seed 9939002: a meeple on River
-    II's mark read as River I) or even where the difference shows (a River I
-    spring read as River II's, whose mark the photo lacks; B read as A, whose
-    road the photo lacks).  Here the difference decides: the pixels where the
-    two arts, blurred as compared, differ by more than ``refit_differ`` (sum of
-    RGB), at least ``refit_differ_visible`` of them or ``refit_differ_area`` of
-    the tile visible (``seen``, and not within ``refit_differ_grow`` of a
-    hidden pixel: the edge and shadow of a figure standing on the symbol fit
-    neither art; a tile the tile stage misread where a figure hides part of a
-    large difference, a rail or a mountain, shows the rest), and there the other tile's
-    mean capped residual at least ``refit_differ_margin`` below the tile read's,
-    each art moved up to ``refit_differ_shift`` from its registration to fit
-    there best (the whole tile's registration may leave a symbol a few pixels
-    off its photo in a tilted photo or on a tile turned by hand: then the
-    right tile pays twice, for the symbol where the photo shows ground and for
-    the photo's symbol beside it, and the tile without it once).
+    Two tiles with the same sides differ in a symbol of a few hundredths of the
+    tile (River I and II bends in River II's set mark; P and Goldmines G.CcRr
+    in the gold ingot; an Indian camp and wild horses).  Over the whole tile
+    the ground's texture and the light weigh as much, so a whole-tile misfit
+    can prefer the wrong twin where a figure hides the symbol (base, seed
+    9939002: a meeple on River II's mark read as River I) or even where the
+    symbol shows (a River I spring read as River II's, whose mark the photo
+    lacks).  Here the symbol decides: the pixels where the two arts, blurred
+    as compared, differ by more than ``refit_differ`` (sum of RGB), at least
+    ``refit_differ_visible`` of them or ``refit_differ_area`` of the tile
+    visible (``seen``, and not within ``refit_differ_grow`` of a hidden pixel:
+    the edge and shadow of a figure standing on the symbol fit neither art),
+    and there the look-alike's mean capped residual at least
+    ``refit_differ_margin`` below the tile read's, each art moved up to
+    ``refit_differ_shift`` from its registration to fit there best (the whole
+    tile's registration may leave a symbol a few pixels off its photo in a
+    tilted photo or on a tile turned by hand: then the right tile pays twice,
+    for the symbol where the photo shows ground and for the photo's symbol
+    beside it, and the tile without it once).  Tiles with other sides are
+    left to the whole-tile misfit: tried on them too, this check kept more
+    misread tiles (a mountain or rail a figure half hides) than it mended
+    (Gold Rush, seeds 9939001 and 9940001).
 
     Parameters
     ----------
     photo : (B, B, 3) float32 ndarray
         The light-corrected photo around the cell, blurred as compared, 0-255.
     fit_b, fit_r : tuple
-        ``(residual, dx, dy, art)`` of the other tile and of the tile read: the
+        ``(residual, dx, dy, art)`` of the look-alike and of the tile read: the
         residual (B, B) float32 over the window searched (``m`` pixels around
         the cell), the registration shift in pixels and the art (P, P, 3)
         float32 0-255.
@@ -1164,7 +1165,7 @@ def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray,
     Returns
     -------
     bool
-        True when the other tile may replace the tile read.
+        True when the look-alike may replace the tile read.
     """
     _rb, dxb, dyb, art_b = fit_b
     _rr, dxr, dyr, art_r = fit_r
@@ -1230,8 +1231,9 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     explains (below ``refit_hidden``): figures and ore tokens cost every tile alike, and left
     in they would dilute the tiles' own differences by how much of the cell
     they hide.  A tile replaces the tile read when
-    it saves more than ``refit_margin`` and, where their arts differ, the
-    photo prefers it too (:func:`_told_apart`); a cell no tile explains better than
+    it saves more than ``refit_margin`` and, for a look-alike of the tile read
+    (the same sides), where their arts differ the photo prefers it too
+    (:func:`_told_apart`); a cell no tile explains better than
     ``max_misfit`` is left as it is.  ``looks`` receives, per cell looked at,
     the small misfit of the best tile and of the tile read.
 
@@ -1381,8 +1383,10 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
                 continue
         elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
             continue
-        elif cfg.refit_differ > 0 and not _told_apart(big_b, fits[best], fits[gi], seen, m, edge, sig, close_cfg):
-            continue
+        elif (cfg.refit_differ > 0 and kinds[best][0].edge_signature(kinds[best][1])
+              == kinds[gi][0].edge_signature(kinds[gi][1])
+              and not _told_apart(big_b, fits[best], fits[gi], seen, m, edge, sig, close_cfg)):
+            continue  # a look-alike whose difference the photo does not show
         _rk, dx, dy, art = fits[best]
         A = t.A.copy()
         A[:, 2] += A[:, :2] @ np.array([dx, dy], dtype=np.float64)
