@@ -222,8 +222,8 @@ class FigureConfig:
     refit_differ_visible: float = 0.5  # ... when at least this share of those pixels is visible ...
     refit_differ_area: float = 0.02  # ... or at least this share of the tile ...
     refit_differ_grow: float = 0.04  # ... not this near a hidden pixel (a figure's edge and shadow), tile units ...
-    refit_differ_margin: float = 0.05  # ... and the other tile saves this much misfit there (capped residual / refit_cap)
-    refit_differ_shift: float = 0.05  # ... each tile's art moved up to this much to fit there best (a symbol a little off in a tilted photo), tile units
+    refit_differ_margin: float = 0.05  # ... and the look-alike saves this much misfit there (capped residual / refit_cap)
+    refit_differ_shift: float = 0.05  # ... each art moved up to this much to fit there best (a symbol a little off in a tilted photo), tile units
     refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
     refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
     refit_table_low: float = 0.15  # ... and one left this far off, when also refit_table_ratio times the median over the cells looked at again ...
@@ -1151,10 +1151,9 @@ def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray,
     photo : (B, B, 3) float32 ndarray
         The light-corrected photo around the cell, blurred as compared, 0-255.
     fit_b, fit_r : tuple
-        ``(residual, dx, dy, art)`` of the look-alike and of the tile read: the
-        residual (B, B) float32 over the window searched (``m`` pixels around
-        the cell), the registration shift in pixels and the art (P, P, 3)
-        float32 0-255.
+        ``(dx, dy, art)`` of the look-alike and of the tile read: the
+        registration shift in pixels within the window searched (``m`` pixels
+        around the cell) and the art (P, P, 3) float32 0-255.
     seen : (B, B) bool ndarray
         Pixels some compared tile explains (not a figure).
     m, edge : int
@@ -1167,8 +1166,8 @@ def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray,
     bool
         True when the look-alike may replace the tile read.
     """
-    _rb, dxb, dyb, art_b = fit_b
-    _rr, dxr, dyr, art_r = fit_r
+    dxb, dyb, art_b = fit_b
+    dxr, dyr, art_r = fit_r
     P = art_b.shape[0]
     diff = np.abs(_blur(art_b, sig) - _blur(art_r, sig)).sum(axis=2) > cfg.refit_differ
     diff[:edge] = diff[P - edge:] = False
@@ -1385,7 +1384,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             continue
         elif (cfg.refit_differ > 0 and kinds[best][0].edge_signature(kinds[best][1])
               == kinds[gi][0].edge_signature(kinds[gi][1])
-              and not _told_apart(big_b, fits[best], fits[gi], seen, m, edge, sig, close_cfg)):
+              and not _told_apart(big_b, fits[best][1:], fits[gi][1:], seen, m, edge, sig, close_cfg)):
             continue  # a look-alike whose difference the photo does not show
         _rk, dx, dy, art = fits[best]
         A = t.A.copy()
@@ -3051,7 +3050,7 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
     """
     looks = out.debug.get("looks", {})
     for i in range(len(rows)):
-        b, kind, t, frac, _loc, _mt = rows[i]
+        b, kind, t, frac, loc, _mt = rows[i]
         if not _may_stand_elsewhere(rows[i], given, cfg):
             continue
         look = looks.get(t.cell, {})
@@ -3063,7 +3062,7 @@ def _stand_on_runner_up(rows: list[tuple], tiles: dict[Cell, _Tile], given: Mapp
             lo = _locate(frac, tile, rot, "meeple", cfg)
             if lo is None or lo[3] > cfg.stand_alt_distance or not fits_neighbours(tile, rot, t.cell, placed):
                 continue
-            if kind == "meeple" and _loc is not None and lo[3] > _loc[3] - cfg.stand_alt_nearer:
+            if kind == "meeple" and loc is not None and lo[3] > loc[3] - cfg.stand_alt_nearer:
                 continue  # the same place to stand, no nearer (a monk on the cloister of B and of A)
             t_new = _Tile(t.cell, tile, rot, t.A, t.score)
             stand = _locate_read(frac, t_new, given, "meeple", cfg) or lo
