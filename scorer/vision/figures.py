@@ -218,12 +218,6 @@ class FigureConfig:
     refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
     refit_add_plain_close: float = 0.2  # ... and close misfit below this
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
-    refit_differ: float = 120.0  # a look-alike (the same sides) replaces the tile read only as told where their arts differ by more than this (sum of RGB, 0-765) ... (0: anywhere)
-    refit_differ_visible: float = 0.5  # ... when at least this share of those pixels is visible ...
-    refit_differ_area: float = 0.02  # ... or at least this share of the tile ...
-    refit_differ_grow: float = 0.04  # ... not this near a hidden pixel (a figure's edge and shadow), tile units ...
-    refit_differ_margin: float = 0.05  # ... and the look-alike saves this much misfit there (capped residual / refit_cap)
-    refit_differ_shift: float = 0.05  # ... each art moved up to this much to fit there best (a symbol a little off in a tilted photo), tile units
     refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
     refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
     refit_table_low: float = 0.15  # ... and one left this far off, when also refit_table_ratio times the median over the cells looked at again ...
@@ -1119,97 +1113,6 @@ def _empty_beside(tiles: Mapping[Cell, _Tile], canvas: _Canvas, grid: Grid) -> d
     return out
 
 
-def _told_apart(photo: np.ndarray, fit_b: tuple, fit_r: tuple, seen: np.ndarray, m: int, edge: int, sig: float,
-                cfg: FigureConfig) -> bool:
-    """Whether the photo prefers look-alike ``fit_b`` to the tile read ``fit_r`` where their arts differ (:func:`_refit`).
-
-    Two tiles with the same sides differ in a symbol of a few hundredths of the
-    tile (River I and II bends in River II's set mark; P and Goldmines G.CcRr
-    in the gold ingot; an Indian camp and wild horses).  Over the whole tile
-    the ground's texture and the light weigh as much, so a whole-tile misfit
-    can prefer the wrong twin where a figure hides the symbol (base, seed
-    9939002: a meeple on River II's mark read as River I) or even where the
-    symbol shows (a River I spring read as River II's, whose mark the photo
-    lacks).  Here the symbol decides: the pixels where the two arts, blurred
-    as compared, differ by more than ``refit_differ`` (sum of RGB), at least
-    ``refit_differ_visible`` of them or ``refit_differ_area`` of the tile
-    visible (``seen``, and not within ``refit_differ_grow`` of a hidden pixel:
-    the edge and shadow of a figure standing on the symbol fit neither art),
-    and there the look-alike's mean capped residual at least
-    ``refit_differ_margin`` below the tile read's, each art moved up to
-    ``refit_differ_shift`` from its registration to fit there best (the whole
-    tile's registration may leave a symbol a few pixels off its photo in a
-    tilted photo or on a tile turned by hand: then the right tile pays twice,
-    for the symbol where the photo shows ground and for the photo's symbol
-    beside it, and the tile without it once).  Tiles with other sides are
-    left to the whole-tile misfit: tried on them too, this check kept more
-    misread tiles (a mountain or rail a figure half hides) than it mended
-    (Gold Rush, seeds 9939001 and 9940001).
-
-    Parameters
-    ----------
-    photo : (B, B, 3) float32 ndarray
-        The light-corrected photo around the cell, blurred as compared, 0-255.
-    fit_b, fit_r : tuple
-        ``(dx, dy, art)`` of the look-alike and of the tile read: the
-        registration shift in pixels within the window searched (``m`` pixels
-        around the cell) and the art (P, P, 3) float32 0-255.
-    seen : (B, B) bool ndarray
-        Pixels some compared tile explains (not a figure).
-    m, edge : int
-        Search margin and ignored tile border, pixels.
-    sig : float
-        Gaussian sigma of the comparison, pixels.
-
-    Returns
-    -------
-    bool
-        True when the look-alike may replace the tile read.
-    """
-    dxb, dyb, art_b = fit_b
-    dxr, dyr, art_r = fit_r
-    P = art_b.shape[0]
-    diff = np.abs(_blur(art_b, sig) - _blur(art_r, sig)).sum(axis=2) > cfg.refit_differ
-    diff[:edge] = diff[P - edge:] = False
-    diff[:, :edge] = diff[:, P - edge:] = False
-    if not diff.any():
-        return False  # the same picture where it counts: nothing tells them apart
-    seen = seen.astype(np.uint8)
-    g = int(round(cfg.refit_differ_grow * P))
-    if g > 0:
-        seen = cv2.erode(seen, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)),
-                         borderValue=1)
-    win_b = (slice(m + dyb, m + dyb + P), slice(m + dxb, m + dxb + P))
-    win_r = (slice(m + dyr, m + dyr + P), slice(m + dxr, m + dxr + P))
-    vis = diff & (seen[win_b] > 0) & (seen[win_r] > 0)
-    if vis.sum() < min(cfg.refit_differ_visible * diff.sum(), cfg.refit_differ_area * P * P):
-        return False  # a figure hides what tells them apart
-    q_b = _misfit_near(photo, art_b, dxb, dyb, vis, m, sig, cfg)
-    q_r = _misfit_near(photo, art_r, dxr, dyr, vis, m, sig, cfg)
-    log.debug("second look: %d of %d differing pixels visible, misfit there %.3f (tile read) against %.3f",
-              int(vis.sum()), int(diff.sum()), q_r, q_b)
-    return bool(q_r - q_b >= cfg.refit_differ_margin)
-
-
-def _misfit_near(photo: np.ndarray, art: np.ndarray, dx: int, dy: int, mask: np.ndarray, m: int, sig: float,
-                 cfg: FigureConfig) -> float:
-    """The least mean capped residual (/ ``refit_cap``) of ``art`` on the ``mask`` pixels (P, P) bool,
-    its window moved up to ``refit_differ_shift`` (tile units) from ``(dx, dy)`` (:func:`_told_apart`)."""
-    P = art.shape[0]
-    B = photo.shape[0]
-    a = _blur(art, sig)[mask]
-    s = int(round(cfg.refit_differ_shift * P))
-    best = math.inf
-    for ey in range(-s, s + 1):
-        for ex in range(-s, s + 1):
-            x0, y0 = m + dx + ex, m + dy + ey
-            if x0 < 0 or y0 < 0 or x0 + P > B or y0 + P > B:
-                continue
-            r, _ = _residual(photo[y0:y0 + P, x0:x0 + P][mask], a, cfg)
-            best = min(best, float(np.minimum(r, cfg.refit_cap).mean()) / cfg.refit_cap)
-    return best
-
-
 def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray, canvas: _Canvas,
            tiles: dict[Cell, _Tile], candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any,
            appearance: Any, looks: dict[Cell, dict[str, float]],
@@ -1230,9 +1133,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     explains (below ``refit_hidden``): figures and ore tokens cost every tile alike, and left
     in they would dilute the tiles' own differences by how much of the cell
     they hide.  A tile replaces the tile read when
-    it saves more than ``refit_margin`` and, for a look-alike of the tile read
-    (the same sides), where their arts differ the photo prefers it too
-    (:func:`_told_apart`); a cell no tile explains better than
+    it saves more than ``refit_margin``; a cell no tile explains better than
     ``max_misfit`` is left as it is.  ``looks`` receives, per cell looked at,
     the small misfit of the best tile and of the tile read.
 
@@ -1382,10 +1283,6 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
                 continue
         elif best == gi or mis[gi] - mis[best] <= cfg.refit_margin:
             continue
-        elif (cfg.refit_differ > 0 and kinds[best][0].edge_signature(kinds[best][1])
-              == kinds[gi][0].edge_signature(kinds[gi][1])
-              and not _told_apart(big_b, fits[best][1:], fits[gi][1:], seen, m, edge, sig, close_cfg)):
-            continue  # a look-alike whose difference the photo does not show
         _rk, dx, dy, art = fits[best]
         A = t.A.copy()
         A[:, 2] += A[:, :2] @ np.array([dx, dy], dtype=np.float64)
