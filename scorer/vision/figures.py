@@ -217,6 +217,7 @@ class FigureConfig:
     refit_add_hidden: float = 0.04  # ... where something no tile explains (a figure, ore) hides this share of it
     refit_add_plain: float = 0.08  # ... or, hidden or not, whose small misfit is below this (a plain tile the tile stage doubted) ...
     refit_add_plain_close: float = 0.2  # ... and close misfit below this
+    refit_add_fitting: float = 0.005  # the tile added is the best of those meeting the tiles read beside it, when its close misfit is at most this above the best of all's (0: the best of all)
     refit_hidden: float = 0.9  # capped residual against every tile compared from which a pixel is hidden (a figure): not in the misfit
     refit_table: float = 0.25  # a tile read whose visible pixels (refit_px) even the best fitting tile leaves this far off at the median is the table: removed (0: never)
     refit_table_seen: float = 0.5  # ... judged only where at least this share of the cell is visible
@@ -1146,7 +1147,12 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
     explains hides ``refit_add_hidden`` of it, or, hidden or not, within
     ``refit_add_plain`` and ``refit_add_plain_close``: closer than any patch of
     table comes to a tile (a plain mountain tile in a blurred photo, whose
-    texture the tile stage could not match).  With ``empty`` given, a tile
+    texture the tile stage could not match).  Of the tiles compared, the best
+    that meets the tiles read beside it (:func:`scorer.tiles.fits_neighbours`)
+    stands in for the best of all when its close misfit is at most
+    ``refit_add_fitting`` above it: a lying meeple on the end of a rail leaves
+    a mountain on three sides with the rail and without it alike, and only
+    one of them meets the rail beside it.  With ``empty`` given, a tile
     read is also removed (``"removed": True``, ``"table"``: the residual of
     :func:`_table_like`) where neither the tile read nor the tile the small
     comparison fits best explains the visible pixels closer than
@@ -1179,6 +1185,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             look.append(c)
     add = empty is not None  # the caller edits its board: tiles may be added and removed
     empty = dict(empty or {})
+    placed = {c: (t.tile, t.rot) for c, t in tiles.items()}
     for c, A in empty.items():
         tiles = {**tiles, c: _Tile(c, None, 0, A, 0.0)}  # type: ignore[arg-type]
         look.append(c)
@@ -1275,6 +1282,13 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             q = np.minimum(rk[win], cfg.refit_cap)
             mis[k] = (float(q[vis].mean()) if vis.sum() >= 0.2 * vis.size else float(q.mean())) / cfg.refit_cap
         best = min(mis, key=lambda k: mis[k])
+        if gi is None and cfg.refit_add_fitting > 0:
+            # The tile added must meet the tiles read beside it (the caller checks again): of
+            # those that do, the best, where it fits about as well as the best of all (a lying
+            # meeple on the end of a rail leaves a mountain on three sides with and without it alike).
+            meet = [k for k in mis if fits_neighbours(*kinds[k], c, placed)]
+            if meet and mis[min(meet, key=lambda k: mis[k])] <= mis[best] + cfg.refit_add_fitting:
+                best = min(meet, key=lambda k: mis[k])
         if gi is None:
             _rk, dx, dy, _a = fits[best]
             hidden = 1.0 - float(seen[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge].mean())
