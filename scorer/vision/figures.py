@@ -1185,7 +1185,7 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             look.append(c)
     add = empty is not None  # the caller edits its board: tiles may be added and removed
     empty = dict(empty or {})
-    placed = {c: (t.tile, t.rot) for c, t in tiles.items()}
+    placed = {c: (t.tile, t.rot) for c, t in tiles.items()}  # the tiles read: a tile added must meet them
     for c, A in empty.items():
         tiles = {**tiles, c: _Tile(c, None, 0, A, 0.0)}  # type: ignore[arg-type]
         look.append(c)
@@ -1287,8 +1287,9 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             # those that do, the best, where it fits about as well as the best of all (a lying
             # meeple on the end of a rail leaves a mountain on three sides with and without it alike).
             meet = [k for k in mis if fits_neighbours(*kinds[k], c, placed)]
-            if meet and mis[min(meet, key=lambda k: mis[k])] <= mis[best] + cfg.refit_add_fitting:
-                best = min(meet, key=lambda k: mis[k])
+            fitting = min(meet, key=lambda k: mis[k]) if meet else None
+            if fitting is not None and mis[fitting] <= mis[best] + cfg.refit_add_fitting:
+                best = fitting
         if gi is None:
             _rk, dx, dy, _a = fits[best]
             hidden = 1.0 - float(seen[m + dy + edge:m + dy + P - edge, m + dx + edge:m + dx + P - edge].mean())
