@@ -27,10 +27,11 @@ from scorer.vision.pipeline import read_photo_full
 GAME, EXPANSIONS, SEED, PHOTO, CELL = "goldrush", ["sheriff"], 9940001, 1, (7, 3)
 
 
-def _read(tmp_path, fitting: bool) -> tuple[dict, list]:
-    """The tile errors and figure errors of the photo at CELL, with ``refit_add_fitting`` as given."""
+def _read(tmp_path, **figures) -> tuple[list, list]:
+    """The tile and occupancy errors, and the figure errors, of the photo at CELL, the ``[figures]``
+    thresholds changed as given."""
     cfg = load_config()
-    cfg = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, refit_add_fitting=0.005 if fitting else 0.0))
+    cfg = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, **figures))
     res, _level, _ = generated_photo(GAME, EXPANSIONS, SEED, PHOTO, difficulty="mixed")
     path, _ = res.save(tmp_path / "photo.jpg")
     cmp = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
@@ -40,10 +41,11 @@ def _read(tmp_path, fitting: bool) -> tuple[dict, list]:
 
 
 def test_the_tile_added_under_a_figure_meets_its_neighbours(tmp_path):
-    assert _read(tmp_path, fitting=True) == ([], [])
+    assert load_config().figures.refit_add_fitting == 0.005
+    assert _read(tmp_path) == ([], [])
 
 
 def test_without_it_the_hidden_tile_and_its_meeple_were_lost(tmp_path):
-    tiles, figures = _read(tmp_path, fitting=False)
+    tiles, figures = _read(tmp_path, refit_add_fitting=0.0)
     assert [(e["truth"], e["pred"]) for e in tiles if "truth" in e] == [("GR12 rot 1", None)]
     assert [(e["error"], e["kind"]) for e in figures] == [("missed", "meeple")]
