@@ -1,4 +1,5 @@
-"""Small board builders for rule tests, for any game of the project.
+"""Small board builders for rule tests, for any game of the project, and the reading of a
+synthesised photo for vision tests.
 
 Boards are built as ``carcassonne-board/1`` JSON objects and read back through
 :meth:`scorer.board.Board.from_dict`, so every test also exercises the JSON path.
@@ -105,3 +106,26 @@ def points_of(report) -> dict[str, int]:
 def kinds_of(problems: Iterable[Mapping[str, Any]]) -> list[str]:
     """The ``kind`` of each problem, in order."""
     return [p["kind"] for p in problems]
+
+
+def config_with(section: str, **values: Any):
+    """The shipped vision config (``load_config()``) with some thresholds of one section changed."""
+    import dataclasses
+
+    from scorer.vision.config import load_config
+
+    cfg = load_config()
+    return dataclasses.replace(cfg, **{section: dataclasses.replace(getattr(cfg, section), **values)})
+
+
+def read_generated(tmp_path, game: str, expansions: list[str], seed: int, photo: int, config=None):
+    """Photo ``photo`` of the series ``scorer synth --generate N --difficulty mixed --seed SEED``
+    saved under ``tmp_path`` and read with ``config`` (default: the shipped one): its
+    :class:`scorer.evaluate.BoardComparison` with the truth."""
+    from scorer.evaluate import compare_boards
+    from scorer.render.synth import generated_photo
+    from scorer.vision.pipeline import read_photo_full
+
+    res, _level, _ = generated_photo(game, expansions, seed, photo, difficulty="mixed")
+    path, _ = res.save(tmp_path / f"photo{photo}.jpg")
+    return compare_boards(res.truth, read_photo_full(path, config=config).board)

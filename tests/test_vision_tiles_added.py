@@ -17,12 +17,9 @@ looked at; the reading with the option off is asserted too.
 
 from __future__ import annotations
 
-import dataclasses
+from helpers import config_with, read_generated
 
-from scorer.evaluate import compare_boards
-from scorer.render.synth import generated_photo
 from scorer.vision.config import load_config
-from scorer.vision.pipeline import read_photo_full
 
 GAME, EXPANSIONS, SEED, PHOTO, CELL = "goldrush", ["sheriff"], 9940001, 1, (7, 3)
 
@@ -30,11 +27,7 @@ GAME, EXPANSIONS, SEED, PHOTO, CELL = "goldrush", ["sheriff"], 9940001, 1, (7, 3
 def _read(tmp_path, **figures) -> tuple[list, list]:
     """The tile and occupancy errors, and the figure errors, of the photo at CELL, the ``[figures]``
     thresholds changed as given."""
-    cfg = load_config()
-    cfg = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, **figures))
-    res, _level, _ = generated_photo(GAME, EXPANSIONS, SEED, PHOTO, difficulty="mixed")
-    path, _ = res.save(tmp_path / "photo.jpg")
-    cmp = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
+    cmp = read_generated(tmp_path, GAME, EXPANSIONS, SEED, PHOTO, config_with("figures", **figures))
     at = lambda e: (e["x"], e["y"]) == CELL  # noqa: E731
     return ([e for e in cmp.tile_errors if at(e)] + [e for e in cmp.occupancy_errors if at(e)],
             [e for e in cmp.figure_errors if at(e)])

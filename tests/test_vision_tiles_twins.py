@@ -15,30 +15,19 @@ with it (measured: the reading with the option off is asserted too).
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
+from helpers import config_with, read_generated
 
-from scorer.evaluate import compare_boards
-from scorer.render.synth import generated_photo
 from scorer.tiles import catalog_for
 from scorer.vision.config import load_config
 from scorer.vision.decode import DecodeProblem, decode_problem
-from scorer.vision.pipeline import read_photo_full
 
 GAME, EXPANSIONS, SEED = "carcassonne", ["river", "goldmines"], 9939002
 
 
-def _with(cfg, section: str, **values):
-    """``cfg`` with some thresholds of one section changed."""
-    return dataclasses.replace(cfg, **{section: dataclasses.replace(getattr(cfg, section), **values)})
-
-
 def _errors(photo: int, tmp_path, cfg) -> list[tuple[int, int, str, str]]:
     """The tile errors ``(x, y, truth, read)`` of one photo of the series."""
-    res, _level, _ = generated_photo(GAME, EXPANSIONS, SEED, photo, difficulty="mixed")
-    path, _ = res.save(tmp_path / f"photo{photo}.jpg")
-    cmp = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
+    cmp = read_generated(tmp_path, GAME, EXPANSIONS, SEED, photo, cfg)
     assert cmp.occupancy_errors == []
     return [(e["x"], e["y"], e["truth"], e["pred"]) for e in cmp.tile_errors]
 
@@ -63,7 +52,7 @@ def test_a_hidden_ingot_is_decided_by_the_box_counts(tmp_path):
     cfg = load_config()
     assert cfg.tiles.count_prior == 1.0
     assert _errors(55, tmp_path, cfg) == []
-    assert _errors(55, tmp_path, _with(cfg, "tiles", count_prior=0.0)) == [(3, 5, "P rot 1", "G.CcRr rot 1")]
+    assert _errors(55, tmp_path, config_with("tiles", count_prior=0.0)) == [(3, 5, "P rot 1", "G.CcRr rot 1")]
 
 
 def test_a_monk_on_the_cloister_stays_on_the_tile_read(tmp_path):
@@ -72,4 +61,4 @@ def test_a_monk_on_the_cloister_stays_on_the_tile_read(tmp_path):
     cfg = load_config()
     assert cfg.figures.stand_alt_nearer == 0.05
     assert _errors(44, tmp_path, cfg) == []
-    assert _errors(44, tmp_path, _with(cfg, "figures", stand_alt_nearer=0.0)) == [(8, 5, "B rot 2", "A rot 2")]
+    assert _errors(44, tmp_path, config_with("figures", stand_alt_nearer=0.0)) == [(8, 5, "B rot 2", "A rot 2")]

@@ -1282,12 +1282,11 @@ def _refit(rect: np.ndarray, exp: np.ndarray, cover: np.ndarray, res: np.ndarray
             q = np.minimum(rk[win], cfg.refit_cap)
             mis[k] = (float(q[vis].mean()) if vis.sum() >= 0.2 * vis.size else float(q.mean())) / cfg.refit_cap
         best = min(mis, key=lambda k: mis[k])
-        if gi is None and cfg.refit_add_fitting > 0:
+        if gi is None and cfg.refit_add_fitting > 0 and not fits_neighbours(*kinds[best], c, placed):
             # The tile added must meet the tiles read beside it (the caller checks again): of
             # those that do, the best, where it fits about as well as the best of all (a lying
             # meeple on the end of a rail leaves a mountain on three sides with and without it alike).
-            meet = [k for k in mis if fits_neighbours(*kinds[k], c, placed)]
-            fitting = min(meet, key=lambda k: mis[k]) if meet else None
+            fitting = min((k for k in mis if fits_neighbours(*kinds[k], c, placed)), key=mis.get, default=None)
             if fitting is not None and mis[fitting] <= mis[best] + cfg.refit_add_fitting:
                 best = fitting
         if gi is None:
