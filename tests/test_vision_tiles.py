@@ -437,6 +437,28 @@ def test_decode_respects_the_box_count():
     assert dec.over_box == {}
 
 
+def test_decode_gives_a_tile_of_the_box_to_the_cell_that_needs_it():
+    cat = catalog_for("carcassonne")
+    assert cat.box_count("X") == 1
+    north = next((k for k in (("V", r) for r in range(4)) if cat["V"].edge_signature(k[1])[2] == "road"))
+    assert cat["L"].edge_signature(0)[0] == "city" and cat["X"].edge_signature(0)[0] == "road"
+    # (0, 0) looks a hair more like X than L and only X meets the road north of it; (5, 5) looks
+    # like X or, clearly less, W.  The surer match of the two takes X first, (0, 0) takes L, and
+    # no single cell can move from there: X taken twice costs more than the side L gets wrong.
+    problem = DecodeProblem(
+        [(0, 0), (0, -1), (5, 5)],
+        [[("X", 0), ("L", 0)], [north], [("X", 0), ("W", 0)]],
+        [np.array([0.90, 0.89]), np.array([0.9]), np.array([0.95, 0.85])],
+    )
+    dec = decode_problem(problem, cat)
+    assert dec.labels == [("X", 0), north, ("W", 0)]
+    assert dec.mismatches == 0 and dec.over_box == {}
+    # A cell that matches the tile it wants below swap_min (a patch of table) takes no copy.
+    dec = decode_problem(problem, cat, swap_min=0.92)
+    assert dec.labels == [("L", 0), north, ("X", 0)]
+    assert load_config().tiles.box_swap_min == 0.2
+
+
 def test_decode_merges_rotations_a_symmetric_tile_cannot_tell_apart():
     cat = catalog_for("carcassonne")
     assert cat["U"].symmetries() == (2,)

@@ -25,7 +25,9 @@ maximises the board's log-probability (nats)::
 by iterated conditional modes (Besag 1986): start from every cell's best
 label, then repeatedly give each cell, weakest first, the label that is best
 given its neighbours; adjacent pairs whose shared side still disagrees are
-tried jointly.  A photo of a legal table almost always decodes to a board whose
+tried jointly, and so is a cell that wants a tile whose every copy lies on
+other cells, with each of them (it takes the tile, the other cell its best
+other label).  A photo of a legal table almost always decodes to a board whose
 sides all match, so a wrong or weak cell is repaired from its runners-up, and a
 patch of table that looks a little like a tile is dropped when no tile there
 fits its neighbours.
@@ -125,7 +127,8 @@ class Decoded:
 def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperature: float = 0.04,
                    side_penalty: float = 4.0, box_penalty: float = 6.0, rounds: int = 6,
                    confidence_temperature: float = 1.0,
-                   neighbour_prior: Sequence[float] | None = None, count_prior: float = 0.0) -> Decoded:
+                   neighbour_prior: Sequence[float] | None = None, count_prior: float = 0.0,
+                   swap_min: float = -np.inf) -> Decoded:
     """Decode a board from per-cell candidates (see the module docstring).
 
     Parameters
@@ -156,6 +159,10 @@ def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperatur
         that tells two look-alikes apart (the gold ingot of Goldmines G.CcRr,
         of which the box holds one, and base P, of which it holds three), only
         this tells them apart.  0: off.
+    swap_min : float
+        A cell takes a copy of a tile from a cell holding it (:func:`_swap_pass`)
+        only for a candidate scoring at least this (match-score units): a patch
+        of table that matches nothing has no claim on a copy.
 
     Returns
     -------
@@ -202,9 +209,12 @@ def decode_problem(problem: DecodeProblem, catalog: Catalog, *, unary_temperatur
                 break
         state.assign(k, pick)
     weakest_first = sorted(range(n), key=lambda k: margin[k])
+    takers = [[c < len(problem.scores[k]) and float(problem.scores[k][c]) >= swap_min for c in range(len(labels[k]))]
+              for k in range(n)]
     for _ in range(max(1, rounds)):
         changed = _icm_pass(state, weakest_first)
         changed += _pair_pass(state)
+        changed += _swap_pass(state, weakest_first, takers)
         if river:
             state.river_cut = _river_islands(state, river)
             if state.river_cut:
@@ -354,6 +364,70 @@ def _pair_pass(state: _State) -> int:
     return changed
 
 
+def _swap_pass(state: _State, order: Sequence[int], takers: Sequence[Sequence[bool]]) -> int:
+    """Cells held back by a box count: try them with a cell that holds the tile they want.
+
+    A single cell cannot take a tile whose every copy the box holds lies on
+    other cells already (``box_penalty``), nor can one of those give it up
+    while the first still wants it: iterated conditional modes stops there.
+    For each cell whose best label ignoring the box counts is such a tile, the
+    cells holding that tile are tried jointly with it, each taking its best
+    other tile (both cells keep a tile: the board's shape is unchanged), and
+    the best joint move that lowers the board's energy is made: a camp read on
+    a tile whose wild horses a figure hides gives its copy to a tile whose wild
+    horses are in plain view.  ``takers[k][c]``: whether cell ``k`` may take
+    its label ``c`` so (``decode_problem``'s ``swap_min``).
+    """
+    changed = 0
+    for a in order:
+        ka = state.key(a)
+        if ka is None:
+            continue
+        own = [-np.inf if key is None else state.unary[a][c] - state.side_penalty * state.mismatches(a, key)
+               for c, key in enumerate(state.labels[a])]
+        ca = state.choice[a]
+        wanted = [c for c in np.argsort(own)[::-1] if takers[a][c] and own[c] > own[ca] + 1e-9
+                  and state.labels[a][c][0] != ka[0] and state.box_excess(a, state.labels[a][c]) > 0]
+        if not wanted:
+            continue
+        holders = [b for b in range(len(state.labels)) if b != a and state.key(b) is not None]
+
+        def joint(b: int, i: int, j: int) -> float:
+            # The board's energy over both cells (their shared side once) and the box counts.
+            state.assign(a, i)
+            state.assign(b, j)
+            ki, kj = state.labels[a][i], state.labels[b][j]
+            bad = state.mismatches(a, ki) + state.mismatches(b, kj)
+            for s in range(4):
+                if state.nbrs[a][s] == b and state.sigs[ki][s] != state.sigs[kj][_FACING[s]]:
+                    bad -= 1
+            return (state.unary[a][i] + state.unary[b][j] - state.side_penalty * bad
+                    - state.box_penalty * state.total_box_excess())
+
+        best = None
+        for i in wanted:
+            tile = state.labels[a][i][0]
+            for b in [b for b in holders if state.key(b)[0] == tile]:
+                cb = state.choice[b]
+                now = joint(b, ca, cb)
+                for j, kj in enumerate(state.labels[b]):
+                    if kj is None or kj[0] == tile:
+                        continue
+                    e = joint(b, i, j) - now
+                    if e > 1e-9 and (best is None or e > best[0]):
+                        best = (e, b, i, j)
+                state.assign(a, ca)
+                state.assign(b, cb)
+        if best is not None:
+            gain, b, i, j = best
+            log.debug("box swap: cell %d %s -> %s, cell %d %s -> %s (%.2f nats)", a, state.key(a),
+                      state.labels[a][i], b, state.key(b), state.labels[b][j], gain)
+            state.assign(a, i)
+            state.assign(b, j)
+            changed += 1
+    return changed
+
+
 def _river_islands(state: _State, river: set[str]) -> set[int]:
     """River tiles outside the largest group of river tiles joined through river sides."""
     cells = [k for k in range(len(state.labels)) if (state.key(k) or ("",))[0] in river]
@@ -497,7 +571,8 @@ def decode(match, cells: Sequence[int], occupancy: np.ndarray, tpl, catalog: Cat
     return decode_problem(problem, catalog, unary_temperature=cfg.unary_temperature,
                           side_penalty=cfg.side_penalty, box_penalty=cfg.box_penalty,
                           rounds=cfg.decode_rounds, confidence_temperature=cfg.confidence_temperature,
-                          neighbour_prior=cfg.neighbour_prior, count_prior=cfg.count_prior)
+                          neighbour_prior=cfg.neighbour_prior, count_prior=cfg.count_prior,
+                          swap_min=cfg.box_swap_min)
 
 
 def alternatives_json(alts: list[tuple[Key, float]], limit: int) -> list[dict[str, Any]]:

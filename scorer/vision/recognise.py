@@ -251,6 +251,7 @@ class TileConfig:
     unary_temperature: float = 0.04  # match-score units per nat
     side_penalty: float = 4.0  # nats lost per neighbouring side that does not match
     box_penalty: float = 6.0  # nats lost per copy more than the box holds
+    box_swap_min: float = 0.2  # a cell takes a copy of a tile from another cell in the decode only when it matches that tile at least this (fine score; a patch of table has no claim on a copy)
     count_prior: float = 1.0  # where figures hide what tells close candidates apart, they score alike and each gains this many nats per unit of its log box count (0: off)
     decode_rounds: int = 6
     confidence_temperature: float = 2.0  # softens the decoded margins (calibrated on synthetic photos)
