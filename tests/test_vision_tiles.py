@@ -400,6 +400,36 @@ def test_nothing_tile_like_is_refused():
         read_tiles(table, _pixel_grid(H, table.shape[:2]), catalog_for("carcassonne"))
 
 
+def test_detail_comparison_in_chromaticity_is_blind_to_a_shadow():
+    import dataclasses
+
+    from scorer.vision.recognise import _detail_fit
+
+    # Two look-alikes: a red-striped camp at the top left, or brown wild horses at the
+    # bottom right.  The photo shows the camp, faint, and a figure's shadow where the horses
+    # would be: in RGB the dark shadow looks more like the horses than the faint camp
+    # looks like the camp; its colour is the ground's.
+    dw, r = 32, 1
+    ground = np.array([204, 184, 112], np.float32)
+    camp = np.tile(ground, (dw, dw, 1))
+    horses = camp.copy()
+    camp[4:11, 4:11] = (190, 54, 40)
+    horses[20:28, 20:28] = (118, 72, 38)
+    photo = np.tile(ground, (dw + 2 * r, dw + 2 * r, 1))
+    photo += np.random.default_rng(0).normal(0, 3, photo.shape).astype(np.float32)
+    window = photo[r:r + dw, r:r + dw]
+    window[4:11, 4:11] = 0.5 * window[4:11, 4:11] + 0.5 * np.array([190, 54, 40])
+    window[18:30, 18:30] *= 0.55
+    D = np.stack([camp, horses]).reshape(2, dw * dw, 3)
+    mask = (np.abs(camp - horses).sum(axis=2) > 60).reshape(-1)
+    cfg = load_config().tiles
+    assert cfg.detail_chroma == 0.5
+    fits = {c: _detail_fit(photo, None, D, mask, r, r, dw, r, 0, dataclasses.replace(cfg, detail_chroma=c))[0]
+            for c in (0.0, 0.5)}
+    assert fits[0.0][1] > fits[0.0][0] + 0.5  # RGB alone: the shadow reads as the horses
+    assert fits[0.5][0] > fits[0.5][1] + 0.5
+
+
 # --------------------------------------------------------------------------- decoding
 
 

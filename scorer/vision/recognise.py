@@ -188,6 +188,8 @@ class TileConfig:
     detail_own_shift: bool = True  # where figures hide part of the tile, close candidates compared at each one's own fitted position, kept where they fit together best (False: the best's only)
     detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
     detail_hidden_grow: float = 0.03  # the hidden pixels grown by this much for the detail comparison, tile units
+    detail_chroma: float = 0.5  # share of the detail comparison made on chromaticity (blind to shadows; 0: off)
+    detail_twin: float = 0.05  # close candidates whose detail pictures differ on at most this share of the window start the detail comparison level (0: off)
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
     chroma_cap: float = 0.5  # ... counted up to this misfit
@@ -1586,8 +1588,15 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     ``detail_band`` the band between it and the detail window (``detail_inset``)
     repeats the window's edge, so a figure standing at a tile's border is not
     taken for art there.  The masked fit ``1 - E / V`` (``V``: the
-    photo's variance there, floored) moves each close candidate's score by
-    ``detail_weight`` times its difference from the best.  The window is searched
+    photo's variance there, floored), a share ``detail_chroma`` of it made on
+    chromaticity (:func:`_chroma_fit`: a figure's shadow darkens plain ground
+    without changing its colour, and then looks like no symbol), moves each
+    close candidate's score by ``detail_weight`` times its difference from the
+    best.  Close candidates whose detail pictures differ on at most
+    ``detail_twin`` of the window (a camp or wild horses on the same prairie)
+    first take the best whole-tile score among them: what tells them apart is
+    the symbol the detail comparison looks at, and the rest of their whole-tile
+    difference is noise.  The window is searched
     (``detail_shift``) around the best candidate's position or, with
     ``detail_own_shift`` where figures hide at least ``occ_min`` of the tile,
     around each close candidate's own, keeping the window the candidates
@@ -1659,6 +1668,16 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
                 match.undecided[k] = True
             continue  # what tells the candidates apart is hidden (or the photo flat)
         m = best[0]
+        if cfg.detail_twin > 0:
+            # Twins (a camp or wild horses on the same prairie) differ on the whole tile by
+            # their small symbol and the noise: each starts as high as its best close twin.
+            pre = match.score[k, js].copy()
+            for a in range(len(js)):
+                for b in range(len(js)):
+                    if pre[b] > match.score[k, js[a]] and _differ(
+                            tpl, int(match.cand[k, js[a]]), int(match.cand[k, js[b]]),
+                            cfg.detail_diff).mean() <= cfg.detail_twin:
+                        match.score[k, js[a]] = pre[b]
         match.score[k, js] += cfg.detail_weight * (m - m.max())
     for name, a in _take({n: getattr(match, n) for n in _PER_CANDIDATE}, np.argsort(-match.score, axis=1)).items():
         setattr(match, name, a)
@@ -1734,8 +1753,40 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
     if Vm <= 0:
         return None  # a flat patch (off the photo): nothing to settle
+    fit = 1.0 - Em / Vm
+    if cfg.detail_chroma > 0:
+        fit = (1.0 - cfg.detail_chroma) * fit + cfg.detail_chroma * _chroma_fit(X3[pos], D, mask, vis, cfg)
     # ... and how much of the window's variance the templates leave unexplained there (summed).
-    return 1.0 - Em / Vm, float(left[pos]) / max(float(xx[pos]), 1e-6)
+    return fit, float(left[pos]) / max(float(xx[pos]), 1e-6)
+
+
+def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray, cfg: TileConfig) -> np.ndarray:
+    """The masked fit of :func:`_detail_fit` on chromaticity: (J,) float ndarray.
+
+    ``x`` (P, 3) the photo's window at the position chosen, ``D`` (J, P, 3) the
+    templates, raw colours; ``mask`` (P,) bool where they differ and the photo
+    is visible; ``vis`` (P,) its visible pixels.  Each pixel's colour is
+    divided by its brightness (plus 30 of 765, which keeps dark pixels'
+    noise down): a figure's shadow on plain ground darkens it without changing
+    its colour, a brown horse or a red-striped tipi changes both, so in
+    chromaticity a shadow no longer looks like the symbol of a look-alike.
+    Means and a gain (between ``detail_gain_low`` and ``detail_gain_high``)
+    are fitted on the mask; the photo's variance there is floored at
+    ``detail_floor`` of the visible window's.
+    """
+    def chroma(a: np.ndarray) -> np.ndarray:
+        return a * (255.0 / (a.sum(axis=-1, keepdims=True) + 30.0))
+
+    cx, cd = chroma(np.asarray(x, np.float32)), chroma(D)
+    seen = vis > 0.5
+    floor = float(((cx[seen] - cx[seen].mean(axis=0)) ** 2).sum()) / max(int(seen.sum()), 1)
+    xm = cx[mask] - cx[mask].mean(axis=0)
+    Tm = cd[:, mask] - cd[:, mask].mean(axis=1, keepdims=True)
+    g = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
+    g = np.clip(g, cfg.detail_gain_low, cfg.detail_gain_high)
+    Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
+    Vm = max(float((xm * xm).sum()), cfg.detail_floor * floor * int(mask.sum()), 1e-6)
+    return 1.0 - Em / Vm
 
 
 # --------------------------------------------------------------------------- occlusion
