@@ -9,6 +9,7 @@ where JPEG and OpenCV builds may differ.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -32,7 +33,7 @@ from scorer.vision.config import ConfigError, VisionConfig, default_toml, load_c
 from scorer.vision.decode import DecodeProblem, decode_problem
 from scorer.vision.grid import Grid
 from scorer.vision.photo import load_photo
-from scorer.vision.recognise import TileConfig, guess_catalog, read_tiles, survey_lattice
+from scorer.vision.recognise import TileConfig, _detail_fit, guess_catalog, read_tiles, survey_lattice
 
 ART = Path(__file__).resolve().parents[2] / "shared" / "tile_art"
 
@@ -401,10 +402,6 @@ def test_nothing_tile_like_is_refused():
 
 
 def test_detail_comparison_in_chromaticity_is_blind_to_a_shadow():
-    import dataclasses
-
-    from scorer.vision.recognise import _detail_fit
-
     # Two look-alikes: a red-striped camp at the top left, or brown wild horses at the
     # bottom right.  The photo shows the camp, faint, and a figure's shadow where the horses
     # would be: in RGB the dark shadow looks more like the horses than the faint camp

@@ -1777,11 +1777,12 @@ def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray,
     def chroma(a: np.ndarray) -> np.ndarray:
         return a * (255.0 / (a.sum(axis=-1, keepdims=True) + 30.0))
 
-    cx, cd = chroma(np.asarray(x, np.float32)), chroma(D)
+    cx = chroma(np.asarray(x, np.float32))
+    cd = chroma(D[:, mask])  # (J, m, 3): the templates are needed on the mask only
     seen = vis > 0.5
     floor = float(((cx[seen] - cx[seen].mean(axis=0)) ** 2).sum()) / max(int(seen.sum()), 1)
     xm = cx[mask] - cx[mask].mean(axis=0)
-    Tm = cd[:, mask] - cd[:, mask].mean(axis=1, keepdims=True)
+    Tm = cd - cd.mean(axis=1, keepdims=True)
     g = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
     g = np.clip(g, cfg.detail_gain_low, cfg.detail_gain_high)
     Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
