@@ -308,6 +308,18 @@ class _State:
                 e[c] -= self.side_penalty
         return e
 
+    def joint(self, k: int, i: int, m: int, j: int) -> float:
+        """Cells ``k`` and ``m`` take labels ``i`` and ``j`` (left so): the part of the board's
+        energy that moves with them, nats: both unaries, every side of both cells (a side
+        they share once) and the box counts."""
+        self.assign(k, i)
+        self.assign(m, j)
+        ki, mj = self.key(k), self.key(m)
+        bad = self.mismatches(k, ki) + self.mismatches(m, mj)
+        if ki is not None and mj is not None:
+            bad -= sum(1 for s in range(4) if self.nbrs[k][s] == m and self.sigs[ki][s] != self.sigs[mj][_FACING[s]])
+        return self.unary[k][i] + self.unary[m][j] - self.side_penalty * bad - self.box_penalty * self.total_box_excess()
+
     def total_box_excess(self) -> int:
         return sum(max(0, c - self.catalog.box_count(t)) for t, c in self.counts.items())
 
@@ -336,25 +348,13 @@ def _pair_pass(state: _State) -> int:
             if a is None or b is None or state.sigs[a][s] == state.sigs[b][_FACING[s]]:
                 continue
             ck, cm = state.choice[k], state.choice[m]
-
-            def joint(i: int, j: int) -> float:
-                # Change of the board's energy: both unaries, every side of both
-                # cells (the shared side once), and the box counts.
-                state.assign(k, i)
-                state.assign(m, j)
-                ki, mj = state.labels[k][i], state.labels[m][j]
-                shared = 1 if ki is not None and mj is not None and state.sigs[ki][s] != state.sigs[mj][_FACING[s]] else 0
-                bad = state.mismatches(k, ki) + state.mismatches(m, mj) - shared
-                return (state.unary[k][i] + state.unary[m][j] - state.side_penalty * bad
-                        - state.box_penalty * state.total_box_excess())
-
-            best = (joint(ck, cm), ck, cm)
+            best = (state.joint(k, ck, m, cm), ck, cm)
             for i in range(len(state.labels[k])):
                 for j in range(len(state.labels[m])):
                     if state.labels[k][i] is None or state.labels[m][j] is None:
                         continue  # both cells keep a tile: the board's shape is unchanged
                     if (i, j) != (ck, cm):
-                        e = joint(i, j)
+                        e = state.joint(k, i, m, j)
                         if e > best[0] + 1e-9:
                             best = (e, i, j)
             state.assign(k, best[1])
@@ -390,30 +390,16 @@ def _swap_pass(state: _State, order: Sequence[int], takers: Sequence[Sequence[bo
                   and state.labels[a][c][0] != ka[0] and state.box_excess(a, state.labels[a][c]) > 0]
         if not wanted:
             continue
-        holders = [b for b in range(len(state.labels)) if b != a and state.key(b) is not None]
-
-        def joint(b: int, i: int, j: int) -> float:
-            # The board's energy over both cells (their shared side once) and the box counts.
-            state.assign(a, i)
-            state.assign(b, j)
-            ki, kj = state.labels[a][i], state.labels[b][j]
-            bad = state.mismatches(a, ki) + state.mismatches(b, kj)
-            for s in range(4):
-                if state.nbrs[a][s] == b and state.sigs[ki][s] != state.sigs[kj][_FACING[s]]:
-                    bad -= 1
-            return (state.unary[a][i] + state.unary[b][j] - state.side_penalty * bad
-                    - state.box_penalty * state.total_box_excess())
-
         best = None
         for i in wanted:
             tile = state.labels[a][i][0]
-            for b in [b for b in holders if state.key(b)[0] == tile]:
+            for b in [b for b in range(len(state.labels)) if b != a and (state.key(b) or ("",))[0] == tile]:
                 cb = state.choice[b]
-                now = joint(b, ca, cb)
+                now = state.joint(a, ca, b, cb)
                 for j, kj in enumerate(state.labels[b]):
                     if kj is None or kj[0] == tile:
                         continue
-                    e = joint(b, i, j) - now
+                    e = state.joint(a, i, b, j) - now
                     if e > 1e-9 and (best is None or e > best[0]):
                         best = (e, b, i, j)
                 state.assign(a, ca)

@@ -1669,18 +1669,26 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
             continue  # what tells the candidates apart is hidden (or the photo flat)
         m = best[0]
         if cfg.detail_twin > 0:
-            # Twins (a camp or wild horses on the same prairie) differ on the whole tile by
-            # their small symbol and the noise: each starts as high as its best close twin.
-            pre = match.score[k, js].copy()
-            for a in range(len(js)):
-                for b in range(len(js)):
-                    if pre[b] > match.score[k, js[a]] and _differ(
-                            tpl, int(match.cand[k, js[a]]), int(match.cand[k, js[b]]),
-                            cfg.detail_diff).mean() <= cfg.detail_twin:
-                        match.score[k, js[a]] = pre[b]
+            match.score[k, js] = _twins_level(tpl, match.cand[k, js], match.score[k, js], cfg)
         match.score[k, js] += cfg.detail_weight * (m - m.max())
     for name, a in _take({n: getattr(match, n) for n in _PER_CANDIDATE}, np.argsort(-match.score, axis=1)).items():
         setattr(match, name, a)
+
+
+def _twins_level(tpl: Templates, cand: np.ndarray, score: np.ndarray, cfg: TileConfig) -> np.ndarray:
+    """Each close candidate's score raised to its best twin's (:func:`_detail`, ``detail_twin``).
+
+    ``cand`` (J,) template indices, ``score`` (J,) their whole-tile scores.
+    Twins (a camp or wild horses on the same prairie) are templates whose
+    detail pictures differ on at most ``detail_twin`` of the window: their
+    whole-tile difference is their small symbol and the noise.  Returns (J,).
+    """
+    out = score.copy()
+    for a in range(len(cand)):
+        for b in range(len(cand)):
+            if score[b] > out[a] and _differ(tpl, int(cand[a]), int(cand[b]), cfg.detail_diff).mean() <= cfg.detail_twin:
+                out[a] = score[b]
+    return out
 
 
 def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask: np.ndarray, xc: int, yc: int,
@@ -1745,11 +1753,9 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
         # The symbols' own means and contrast: a small symbol keeps less of its contrast
         # through blur than the rails or roads that set the whole cell's gain (a gain fitted
         # on the few pixels a figure leaves visible would follow the noise).
-        xm = xm - xm.mean(axis=0)
-        Tm = Tm - Tm.mean(axis=1, keepdims=True)
-        gl = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
+        xm, Tm, gl = _own_gain(xm, Tm)
         g = np.clip(gl, cfg.detail_gain_low * g, cfg.detail_gain_high * g)
-    Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)  # (J,)
+    Em = _residual(xm, Tm, g)
     Vm = max(float((xm * xm).sum()), cfg.detail_floor * float(xx[pos] / nv) * int(mask.sum()))
     if Vm <= 0:
         return None  # a flat patch (off the photo): nothing to settle
@@ -1781,13 +1787,27 @@ def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray,
     cd = chroma(D[:, mask])  # (J, m, 3): the templates are needed on the mask only
     seen = vis > 0.5
     floor = float(((cx[seen] - cx[seen].mean(axis=0)) ** 2).sum()) / max(int(seen.sum()), 1)
-    xm = cx[mask] - cx[mask].mean(axis=0)
-    Tm = cd - cd.mean(axis=1, keepdims=True)
-    g = np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
-    g = np.clip(g, cfg.detail_gain_low, cfg.detail_gain_high)
-    Em = ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
+    xm, Tm, g = _own_gain(cx[mask], cd)
+    Em = _residual(xm, Tm, np.clip(g, cfg.detail_gain_low, cfg.detail_gain_high))
     Vm = max(float((xm * xm).sum()), cfg.detail_floor * floor * int(mask.sum()), 1e-6)
     return 1.0 - Em / Vm
+
+
+def _own_gain(xm: np.ndarray, Tm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Masked pixels' own means removed and each template's gain fitted there.
+
+    ``xm`` (m, 3) the photo, ``Tm`` (J, m, 3) the templates; returns both
+    centred and the least-squares gain per template, (J,) float ndarray.
+    """
+    xm = xm - xm.mean(axis=0)
+    Tm = Tm - Tm.mean(axis=1, keepdims=True)
+    return xm, Tm, np.einsum("mc,jmc->j", xm, Tm) / (np.einsum("jmc,jmc->j", Tm, Tm) + 1e-6)
+
+
+def _residual(xm: np.ndarray, Tm: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Squared residual of the photo ``xm`` (m, 3) against each template ``Tm`` (J, m, 3) times
+    its gain ``g`` (J,): (J,) float ndarray."""
+    return ((xm[None] - g[:, None, None] * Tm) ** 2).sum(axis=2).sum(axis=1)
 
 
 # --------------------------------------------------------------------------- occlusion
