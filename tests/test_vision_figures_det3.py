@@ -68,13 +68,15 @@ def test_cowboy_of_a_player_without_tent_becomes_the_tent(board):
 
 def test_no_promotion_when_the_colour_has_a_tent_or_the_logit_is_low(board):
     """Given a red tent already read, a red cowboy at logit -0.5 stays a cowboy; a blue cowboy
-    at logit -2.5 (below -2) stays a cowboy too."""
+    at logit -2.5 (below -2) stays a cowboy too (with tent_promote_near 0: where the tent's foot
+    stands is not weighed, see test_a_tent_foot_at_the_tent_spot_waives_the_outline_slack)."""
     _, tiles, _ = board
     tent = _row(tiles, (0, 0), "farmer", 3.0, _mountain_foot())
     tent = (tent[0], "tent", *tent[2:])
     rows = [tent, _row(tiles, (0, 0), "meeple", -0.5, _mountain_foot()),
             _row(tiles, (0, 0), "farmer", -2.5, _mountain_foot())]
-    assert _run(board, rows, ["red", "red", "blue"]) == [("tent", "NR"), ("meeple", "NR"), ("farmer", "NR")]
+    assert _run(board, rows, ["red", "red", "blue"], FigureConfig(tent_promote_near=0.0)) == [
+        ("tent", "NR"), ("meeple", "NR"), ("farmer", "NR")]
 
 
 def test_only_the_likeliest_cowboy_and_only_on_a_mountain(board):
@@ -93,11 +95,42 @@ def test_only_the_likeliest_cowboy_and_only_on_a_mountain(board):
 def test_no_promotion_when_a_cowboy_outline_fits_clearly_better(board):
     """Given a red cowboy at logit -0.5 on the mountain whose outline correlations are meeple 0.90,
     tent 0.85 (0.05 worse, more than tent_promote_slack = 0.01), it stays a cowboy; at tent 0.895
-    (0.005 worse) it becomes the red tent."""
+    (0.005 worse) it becomes the red tent (tent_promote_near 0, as above)."""
     _, tiles, _ = board
+    off = FigureConfig(tent_promote_near=0.0)
     row = _row(tiles, (0, 0), "meeple", -0.5, _mountain_foot())
     row[0].info["shapes"] = {"meeple": 0.90, "farmer": 0.80, "tent": 0.85}
-    assert _run(board, [row], ["red"]) == [("meeple", "NR")]
+    assert _run(board, [row], ["red"], off) == [("meeple", "NR")]
     row = _row(tiles, (0, 0), "meeple", -0.5, _mountain_foot())
     row[0].info["shapes"] = {"meeple": 0.90, "farmer": 0.80, "tent": 0.895}
-    assert _run(board, [row], ["red"]) == [("tent", "N")]
+    assert _run(board, [row], ["red"], off) == [("tent", "N")]
+
+
+def _near_row(tiles, logit: float, tent_off: float, own: float):
+    """A blue lying cowboy whose outline fits 0.05 better than the tent's, ``own`` tile units from his
+    location's spot, and whose tent outline's foot lies ``tent_off`` west of GR10's tent spot at N."""
+    row = _row(tiles, (0, 0), "farmer", logit, _mountain_foot() - [tent_off, 0.0])
+    row[0].info["shapes"] = {"meeple": 0.80, "farmer": 0.85, "tent": 0.80}
+    return (*row[:4], ("NR", 1.0, [], own), row[5])
+
+
+def test_a_tent_foot_at_the_tent_spot_waives_the_outline_slack(board):
+    """Given a blue cowboy at logit -2.5 (below -tent_promote = -2, above -tent_promote_near_logit = -3)
+    whose outline fits 0.05 better than a tent's (more than tent_promote_slack), no blue tent read:
+    when the tent's foot is on the tent spot (0.0, within tent_promote_near 0.12) and the cowboy's
+    foot 0.10 from his own spot, it is the blue tent at N; with tent_promote_near 0 it stays."""
+    _, tiles, _ = board
+    assert _run(board, [_near_row(tiles, -2.5, 0.0, 0.10)], ["blue"]) == [("tent", "N")]
+    assert _run(board, [_near_row(tiles, -2.5, 0.0, 0.10)], ["blue"], FigureConfig(tent_promote_near=0.0)) == [
+        ("farmer", "NR")]
+
+
+def test_near_tent_spot_needs_the_foot_nearer_than_the_cowboy_spot_and_the_logit(board):
+    """The same cowboy stays one when the tent's foot lies 0.08 from the tent spot and his own
+    foot 0.05 from his (nearer his own), when the tent's foot lies 0.15 off (beyond
+    tent_promote_near 0.12), or when the logit is -3.5 (below -3)."""
+    _, tiles, _ = board
+    assert _run(board, [_near_row(tiles, -2.5, 0.08, 0.05)], ["blue"]) == [("farmer", "NR")]
+    assert _run(board, [_near_row(tiles, -2.5, 0.15, 0.30)], ["blue"]) == [("farmer", "NR")]
+    assert _run(board, [_near_row(tiles, -3.5, 0.0, 0.10)], ["blue"]) == [("farmer", "NR")]
+    assert _run(board, [_near_row(tiles, -2.9, 0.08, 0.10)], ["blue"]) == [("tent", "N")]

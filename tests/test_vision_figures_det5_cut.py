@@ -66,13 +66,14 @@ def _run(board, rows, colours, cfg):
 def test_black_cowboy_promoted_within_the_black_limit(board):
     """Given a black and a red cowboy at tent logit -2.5 (below -tent_promote = -2) and no tent read,
     with tent_promote_black = 3 the black one becomes the black tent at N and the red one stays;
-    with tent_promote_black = 0 (off) both stay cowboys."""
+    with tent_promote_black = 0 (off) both stay cowboys.  (tent_promote_near 0: the tent's foot is on
+    its spot, which would waive the limits up to tent_promote_near_logit.)"""
     _, tiles, _ = board
     rows = [_row(tiles, "farmer", -2.5), _row(tiles, "meeple", -2.5)]
-    assert _run(board, rows, ["black", "red"], FigureConfig(tent_promote_black=3.0)) == [
+    assert _run(board, rows, ["black", "red"], FigureConfig(tent_promote_black=3.0, tent_promote_near=0.0)) == [
         ("tent", "N"), ("meeple", "NR")]
     rows = [_row(tiles, "farmer", -2.5), _row(tiles, "meeple", -2.5)]
-    assert _run(board, rows, ["black", "red"], FigureConfig(tent_promote_black=0.0)) == [
+    assert _run(board, rows, ["black", "red"], FigureConfig(tent_promote_black=0.0, tent_promote_near=0.0)) == [
         ("farmer", "NR"), ("meeple", "NR")]
     rows = [_row(tiles, "farmer", -3.5)]
-    assert _run(board, rows, ["black"], FigureConfig(tent_promote_black=3.0)) == [("farmer", "NR")]
+    assert _run(board, rows, ["black"], FigureConfig(tent_promote_black=3.0, tent_promote_near=0.0)) == [("farmer", "NR")]
