@@ -266,16 +266,16 @@ class FigureConfig:
     ore_cut_count: int = 3  # a candidate read as an ore stack of at least this many tokens is also tried cut at its waist whatever ore_cut_mm2 and ore_cut_margin say (a black cowboy beside a low stack reads as one tall stack; 0: off) ...
     ore_cut_count_fit: float = 0.65  # ... and the cut stands only when the figure part's best figure outline correlation is at least this ...
     ore_cut_count_slack: float = 0.16  # ... and at most this below the whole candidate's stack outline correlation (stack of m plus a cowboy explains it about as well as one stack of n)
-    ore_cut_ore: float = 1.2  # a candidate cut at its waist (ore_cut_mm2, ore_cut_fit, ore_cut_count) is read cut only when the ore decision logit of the figure part is at most this (above: the part is the stack's shadow or dark side; inf: off)
     ore_cut_count_mm2: float = 200.0  # ... tried only on candidates at least this large (larger than one low stack alone), mm^2 on the table
+    ore_cut_ore: float = 1.2  # a candidate cut at its waist (ore_cut_mm2, ore_cut_fit, ore_cut_count) is read cut only when the ore decision logit of the figure part is at most this (above: the part is the stack's shadow or dark side; inf: off)
     hidden_mm2: float = 8.0  # Gold Rush: pixels of one player colour (or the Sheriff's gold) at least this large around an ore stack, not explained by the art, are a cowboy (the Sheriff) the stack hides (0: off), mm^2 on the table
     hidden_reach: float = 0.12  # ... pixels within this of the stack's pixels count, tile units
     hidden_colour: float = 0.3  # ... pixels at most this far from the colour (colour.distances) and nearer it than any other figure colour count
     hidden_gold: float = 0.35  # ... yellow and gold pixels are the Sheriff when their median colour is at least this much nearer his gold than yellow wood (colour.sheriff_score; yellow wood in shade looks gold), else a yellow cowboy
     hidden_table: float = 0.1  # ... off the tiles only where at most this share of the table around the stack has that colour
-    tent_promote_near: float = 0.12  # ... also, whatever tent_promote_slack says and with the logit above minus max(tent_promote_near_logit, the limit), when the tent's foot lies this near the tent's own spot and no farther than the cowboy's from his (0: off), tile units
+    tent_promote_near: float = 0.12  # a player with no tent read (tent_promote) also gets one, whatever tent_promote_slack says and with the logit above minus max(tent_promote_near_logit, the limit), when the tent's foot lies this near the tent's own spot and no farther than the cowboy's from his location (0: off), tile units
     tent_promote_near_logit: float = 3.0  # ... see tent_promote_near
-    tent_demote_far: float = 0.15  # a tent whose tent decision logit is below tent_demote_logit and whose foot lies farther than this from the tent's own spot ... (0: off), tile units
+    tent_demote_far: float = 0.15  # a tent whose tent decision logit is below tent_demote_logit and whose foot lies farther than this from the tent's own spot (0: off), tile units ...
     tent_demote_near: float = 0.1  # ... while a standing cowboy's foot lies within this of his location is that cowboy, tile units
     tent_demote_logit: float = 3.0  # ... see tent_demote_far
     ore_from_nuggets: bool = True  # Gold Rush: an ore stack's count is settled with its mountain's nugget symbols (scorer.vision.ore; off: the count seen)
@@ -2633,8 +2633,8 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         for k, whole in splits.items():
             idx = parts.get(k, [])
             kinds = [rows[i][1] for i in idx]
-            # The ore decision of a figure part cut at the waist (_ore_cut) still says stack: the cut
-            # took off a part of the stack (its shadow or dark side), not a cowboy.
+            # A figure part cut at the waist (_ore_cut) whose own ore decision still says stack (above
+            # ore_cut_ore) is the stack's shadow or dark side, not a cowboy: the cut does not stand.
             cut_ore = max((rows[i][0].info.get("_logits", {}).get("ore", -math.inf) for i in idx
                            if rows[i][1] != "ore" and rows[i][0].info.get("_cut") == "figure"), default=-math.inf)
             if len(idx) == 2 and kinds.count("ore") == 1 and any(r in ("meeple", "farmer", "tent") for r in kinds) and (
@@ -3104,9 +3104,10 @@ def _demote_far_tents(rows: list[tuple], tiles: dict[Cell, _Tile], canvas: _Canv
     still reads).  On 900 Gold Rush development photos read with their true tiles
     (``scripts/figure_dev_eval.py``) 15 cowboys read as tents before are read right,
     no tent is lost, and with the second promotion that follows (the tent of the
-    cowboy's player among his other cowboys) 3 tents more: figure errors 231 -> 195.  ``rows`` (``_classify``'s ``(blob,
-    kind, tile, frac, location, match)``) is changed in place; such a cowboy is marked
-    (``info["_demoted"]``) so that :func:`_promote_tents` does not take him again.
+    cowboy's player among his other cowboys) 3 tents more: figure errors 231 -> 195.
+    ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``) is
+    changed in place; such a cowboy is marked (``info["_demoted"]``) so that
+    :func:`_promote_tents` does not take him again.
 
     Returns
     -------
