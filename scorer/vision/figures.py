@@ -1807,6 +1807,17 @@ def _tile_at(foot_uv: np.ndarray, tiles: dict[Cell, _Tile], canvas: _Canvas) -> 
     return best[1], np.clip(best[2], 0.0, 1.0)
 
 
+def _locate_foot(foot: np.ndarray, kind: str, tiles: dict[Cell, _Tile], canvas: _Canvas,
+                 given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig
+                 ) -> tuple[_Tile, np.ndarray, tuple[str, float, list[dict[str, Any]], float] | None] | None:
+    """The tile under a fitted outline's ``foot`` (lattice point, (2,)), the foot as fractions of
+    it, and :func:`_locate_read`'s location of a figure of ``kind`` there; ``None`` off the tiles."""
+    at = _tile_at(canvas.to_canvas(np.asarray(foot, dtype=np.float64)[None]), tiles, canvas)
+    if at is None:
+        return None
+    return at[0], at[1], _locate_read(at[1], at[0], given, kind, cfg)
+
+
 # --------------------------------------------------------------------------- public entry
 
 
@@ -2659,12 +2670,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
         info = b.info
         ore = info.get("_matches", {}).get("ore")
         if ore is not None and not info.get("_cut") and _ore_close(info, cfg):
-            at_tile = _tile_at(canvas.to_canvas(ore["foot"][None]), tiles, canvas)
-            if at_tile is not None:
-                lo = _locate_read(at_tile[1], at_tile[0], given, "ore", cfg)
-                if lo is not None and lo[3] <= cfg.max_spot_distance:
-                    rows[i] = (b, "ore", at_tile[0], at_tile[1], lo, ore)
-                    return
+            at = _locate_foot(ore["foot"], "ore", tiles, canvas, given, cfg)
+            if at is not None and at[2] is not None and at[2][3] <= cfg.max_spot_distance:
+                rows[i] = (b, "ore", *at, ore)
+                return
         opts = [(r, _locate_read(frac, t, given, r, cfg)) for r in ("meeple", "farmer")]
         opts = [(r, lo) for r, lo in opts if lo is not None]
         if opts:
@@ -3125,15 +3134,13 @@ def _demote_far_tents(rows: list[tuple], tiles: dict[Cell, _Tile], canvas: _Canv
         tent, body = matches.get("tent"), matches.get("meeple")
         if kind != "tent" or z is None or z >= cfg.tent_demote_logit or tent is None or body is None:
             continue
-        at = _tile_at(canvas.to_canvas(tent["foot"][None]), tiles, canvas)
-        own = None if at is None else _locate_read(at[1], at[0], given, "tent", cfg)
-        if own is not None and own[3] <= cfg.tent_demote_far:
+        own = _locate_foot(tent["foot"], "tent", tiles, canvas, given, cfg)
+        if own is not None and own[2] is not None and own[2][3] <= cfg.tent_demote_far:
             continue
-        at = _tile_at(canvas.to_canvas(body["foot"][None]), tiles, canvas)
-        loc = None if at is None else _locate_read(at[1], at[0], given, "meeple", cfg)
-        if loc is None or loc[3] > cfg.tent_demote_near:
+        at = _locate_foot(body["foot"], "meeple", tiles, canvas, given, cfg)
+        if at is None or at[2] is None or at[2][3] > cfg.tent_demote_near:
             continue
-        rows[i] = (b, "meeple", at[0], at[1], loc, body)
+        rows[i] = (b, "meeple", *at, body)
         info["_demoted"] = True
         demoted += 1
     return demoted
