@@ -10,14 +10,16 @@ Pipeline (all in a working copy of the photo, longest side ``work_side`` px):
    where a seam seen as dashes, a striped cloth showing through its gap, is
    one line and a fine pattern an even area: there the lattice chosen is made
    coarser on the seams, fitted, or settled after the fit only where that
-   frames no fewer tiles; another pass's lattice replaces the one chosen when
-   it frames clearly more tiles on the seams of all passes, and two passes
-   finding the same lattice outvote the third); the segments of a repeating
-   pattern (a checked or striped table cloth) are set aside: the pattern's
-   periods are measured by autocorrelation in windows of coarser copies of the
-   photo, and a segment whose neighbourhood repeats one period away is the
-   cloth's (a seam between tiles, moved by the cloth's period, lands in a
-   tile's art);
+   frames no fewer tiles; when every lattice is still weak, once more on
+   segments of the chroma image, :func:`_chroma`, where a grey seam between
+   coloured tiles shows however bright it is; another pass's lattice replaces
+   the one chosen when it frames clearly more tiles on the seams of all
+   passes, and two passes finding the same lattice outvote the others); the
+   segments of a repeating pattern (a checked or striped table cloth) are set
+   aside: the pattern's periods are measured by autocorrelation in windows of
+   coarser copies of the photo, and a segment whose neighbourhood repeats one
+   period away is the cloth's (a seam between tiles, moved by the cloth's
+   period, lands in a tile's art);
 2. seam families: vanishing points by RANSAC over segment pairs (tile seams,
    but also wood grain, cloth patterns, box edges), searched once and re-fitted
    for each trial lens distortion ``k1``; more are searched for while no two
@@ -155,6 +157,9 @@ class GridConfig:
     line_smooth: float = 3.0  # and of the smoothing along it that joins a dashed seam, pixels
     line_min_framed: float = 0.02  # the least tile score (min_framed_cells) of a lattice found on it
     line_margin: float = 1.5  # another pass's lattice replaces the one chosen framing this many times the tiles
+    # Seams as bright as the tiles (grey on a grey cloth): when every lattice so far is weak,
+    # segments once more on the chroma image.
+    chroma_pass: bool = True  # off: no fourth pass
 
 
 #: Mean brightness (0-255) below which a photo without seams is called too dark.
@@ -394,10 +399,22 @@ def find_grid(rgb: np.ndarray, cfg: GridConfig | None = None) -> Grid:
             found.append(_lattice_from_segments(segs3, evidence, (h, w), cfg, guard=True))
         except TableNotFoundError:
             pass
-        # Each pass scored its lattice on its own segments: on the seams of all three
+        seen = [segs1, segs2, segs3]
+        if cfg.chroma_pass and max((g.debug["tiles"] for g in found), default=0.0) < cfg.weak_lattice:
+            # Seams as bright as the tiles beside them (a grey gap, a grey cloth showing
+            # through it, between green and brown tiles) vanish in the grey image but not in
+            # colour: once more on segments of the chroma image (:func:`_chroma`).
+            segs4 = _without_cloth(_segments(_chroma(small), cfg), evidence, cfg)
+            seen.append(segs4)
+            log.debug("every lattice is weak; again with %d segments of the chroma image", len(segs4))
+            try:
+                found.append(_lattice_from_segments(segs4, evidence, (h, w), cfg))
+            except TableNotFoundError:
+                pass
+        # Each pass scored its lattice on its own segments: on the seams of all the
         # passes, another pass's lattice must frame clearly more tiles than the one chosen.
         if len(found) > 1:
-            every = np.r_[segs1, segs2, segs3]
+            every = np.concatenate(seen)
             q1, q2 = (every[:, :2] - evidence.c) / evidence.half, (every[:, 2:4] - evidence.c) / evidence.half
             scores = [_tile_score(g.Hn, g.k1, np.c_[_undistort(q1, g.k1, g.k2), _undistort(q2, g.k1, g.k2)],
                                   evidence, cfg) for g in found]
@@ -1068,6 +1085,23 @@ def _line_energy(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
     e = np.sqrt(np.sqrt(0.25 * (a - c) ** 2 + b * b))
     top = float(np.percentile(e, 99.5))
     return np.clip(e * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
+
+
+def _chroma(rgb: np.ndarray) -> np.ndarray:
+    """Chroma image (H, W) uint8: how far each pixel's colour is from grey, whatever its brightness.
+
+    The distance from the grey axis in CIELAB, ``sqrt(a*^2 + b*^2)`` (OpenCV's
+    8-bit Lab), scaled so that its 99.5th percentile is 255.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) uint8 ndarray
+        The working copy of the photo, RGB.
+    """
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    c = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    top = float(np.percentile(c, 99.5))
+    return np.clip(c * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
 
 
 def _without_cloth(segs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> np.ndarray:

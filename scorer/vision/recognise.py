@@ -2834,8 +2834,8 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
     """The lattice of another pass of the grid stage whose tiles match clearly better than ``grid``'s.
 
     Where the lattice of its first pass frames few tiles, the grid stage looks
-    again on other segments (blurred, then the line energy image) and chooses
-    among the passes' lattices on the seams alone
+    again on other segments (blurred, the line energy image, the chroma image)
+    and chooses among the passes' lattices on the seams alone
     (:func:`scorer.vision.grid.find_grid`); seams that weak tell little, and a
     lattice a wrong lens distortion bends off the far tiles can frame as many
     of them as the right one.  The tiles tell: the other passes' lattices (the
