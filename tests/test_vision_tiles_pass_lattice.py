@@ -54,6 +54,19 @@ def test_the_pass_whose_tiles_match_best_replaces_the_lattice():
     assert "alternatives" not in chosen.debug and "passes" not in chosen.debug and "start" not in chosen.debug
 
 
+@pytest.mark.parametrize("later, chosen", [(0.679, 0.25), (0.695, 0.5)])
+def test_a_later_pass_beats_an_earlier_one_only_by_lattice_pass_gain(later, chosen):
+    """Photo 7 of seed 9940001 (Gold Rush): the first pass's lattice and the chroma pass's (the fourth)
+    are both right, the second a fifth of a tile off; their tiles match 0.670 and 0.679 against 0.604 on
+    the lattice chosen, and read on the later one 7 are wrong: the earlier one stays unless the later
+    matches lattice_pass_gain (0.02) better than it."""
+    cfg = load_config().tiles
+    grid = lattice(0.0, passes=[0.25, 0.5])
+    got = _pass_lattice(grid, 0, cfg, reader({0.0: (0.604, 33), 0.25: (0.670, 35), 0.5: (later, 35),
+                                              9.0: (0.99, 99)}))
+    assert got is not None and got.Hn[0, 2] == chosen
+
+
 @pytest.mark.parametrize("other, why", [((0.595, 80), "matching less than lattice_pass_gain better"),
                                         ((0.9, 71), "fewer than 0.9 times the tiles read")])
 def test_a_pass_that_matches_hardly_better_or_reads_far_fewer_tiles_does_not(other, why):

@@ -2843,7 +2843,10 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
     ``grid`` are each read (``read(lattice, which)``: :func:`read_tiles` under
     catalogue ``which``, the game guessed on ``grid``), and the one whose tiles match
     their templates best on average (:func:`_tiles_match`) replaces ``grid``
-    when it does so by ``lattice_pass_gain`` more, with at least
+    when it does so by ``lattice_pass_gain`` more (a later pass's lattice also
+    beats an earlier one's only by that much: two lattices both right up to a
+    fraction of a tile match alike, and the earlier pass's seams are the
+    sharper), with at least
     ``lattice_pass_tiles`` times as many tiles read; where the photo is
     refused on ``grid`` (too blurry, nothing like a tile), only by tiles that
     match ``lattice_pass_floor`` or better on average: tiles read on a score
@@ -2860,7 +2863,8 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
             log.debug("tiles read on another pass's lattice (k1 %.3f) match %.3f on average (%d tiles), on the "
                       "lattice chosen %.3f (%d tiles)", k1, mean, n, now, count)
             if (mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count
-                    and (count or mean >= cfg.lattice_pass_floor) and (chosen is None or mean > chosen[0])):
+                    and (count or mean >= cfg.lattice_pass_floor)
+                    and (chosen is None or mean >= chosen[0] + cfg.lattice_pass_gain)):
                 chosen = (mean, g)
     return None if chosen is None else chosen[1]
 
