@@ -24,7 +24,7 @@ from test_vision_grid_cloth import COLS, ROWS, TILE, lattice_right
 def grey_seamed_board(seed: int, check: float) -> tuple[np.ndarray, np.ndarray]:
     """An RGB 800 x 600 photo of a board of 6 x 5 tiles (80 pixels) turned by 9 degrees on a grey cloth.
 
-    Each tile mixes a field green (70, 150, 40) and a city brown (170, 110, 60), both about grey 115,
+    Each tile mixes a field green (70, 150, 40) and a city brown (170, 110, 60), of grey 114 and 122,
     with three dark or bright spots (roads, buildings); the cloth is checked 200 / 70 grey in squares of
     ``check`` pixels turned by 25 degrees, and every seam is a 4-pixel gap showing it.  Blurred
     (1.6 pixels) with noise.  Returns the photo (uint8) and the affine map board pixels -> photo pixels

@@ -157,8 +157,8 @@ class GridConfig:
     line_smooth: float = 3.0  # and of the smoothing along it that joins a dashed seam, pixels
     line_min_framed: float = 0.02  # the least tile score (min_framed_cells) of a lattice found on it
     line_margin: float = 1.5  # another pass's lattice replaces the one chosen framing this many times the tiles
-    # Seams as bright as the tiles (grey on a grey cloth): when every lattice so far is weak,
-    # segments once more on the chroma image.
+    # Seams as bright as the tiles (grey on a grey cloth): when every lattice of the first three
+    # passes is weak, segments once more on the chroma image (after the third pass: line_pass on).
     chroma_pass: bool = True  # off: no fourth pass
 
 
