@@ -64,6 +64,14 @@ def lattice_right(grid: G.Grid, A: np.ndarray) -> bool:
     return any(len(np.unique(np.floor(lat @ R.T).astype(int) - keys, axis=0)) == 1 for R in turns)
 
 
+def found_right(rgb: np.ndarray, A: np.ndarray, cfg: GridConfig) -> bool:
+    """Whether ``find_grid`` with ``cfg`` finds a lattice and it is right (:func:`lattice_right`)."""
+    try:
+        return lattice_right(find_grid(rgb, cfg), A)
+    except TableNotFoundError:
+        return False
+
+
 @pytest.mark.parametrize("seed, period", [(2, 8.0), (1, 12.0)])
 def test_dashed_seams_on_a_striped_cloth_are_found_on_the_line_energy(seed, period):
     img, A = striped_board(seed, period)
@@ -72,11 +80,7 @@ def test_dashed_seams_on_a_striped_cloth_are_found_on_the_line_energy(seed, peri
     assert lattice_right(grid, A)
     assert grid.support >= GridConfig().min_seam_support
     # Without the third pass no lattice is found, or a wrong one.
-    try:
-        old = find_grid(rgb, GridConfig(line_pass=False))
-    except TableNotFoundError:
-        return
-    assert not lattice_right(old, A)
+    assert not found_right(rgb, A, GridConfig(line_pass=False))
 
 
 def test_line_energy_joins_a_dashed_seam_and_flattens_fine_stripes():

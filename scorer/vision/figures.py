@@ -2758,7 +2758,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             for i in idx:
                 if i != keep:
                     demote(i)
-    if game == "goldrush" and cfg.tent_promote > 0:
+    if game == "goldrush":
         _promote_tents(rows, players, colour_of, tiles, canvas, given, cfg)
     if game == "goldrush" and _demote_far_tents(rows, tiles, canvas, given, cfg):
         # The player of a tent read as a cowboy may have his tent among his other cowboys.
@@ -3078,12 +3078,11 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         mt = info.get("_matches", {}).get("tent")
         if mt is None or "tent" not in info.get("_roles", ()) or info.get("_cut") or z <= best.get(col, (-math.inf,))[0]:
             continue
-        at_tile = _tile_at(canvas.to_canvas(mt["foot"][None]), tiles, canvas)
-        if at_tile is None:
+        at = _locate_foot(mt["foot"], "tent", tiles, canvas, given, cfg)
+        if at is None:
             continue
-        t, frac = at_tile
-        own = _locate_read(frac, t, given, "tent", cfg) if cfg.tent_promote_near > 0 else None
-        near = own is not None and own[3] <= min(cfg.tent_promote_near, rows[i][4][3])
+        t, frac, own = at
+        near = cfg.tent_promote_near > 0 and own is not None and own[3] <= min(cfg.tent_promote_near, rows[i][4][3])
         if z <= -(max(limit, cfg.tent_promote_near_logit) if near else limit):
             continue
         sh = info.get("shapes", {})
