@@ -16,7 +16,9 @@ as ``scorer score`` reads it.  Measured: with the symbols' own gain every tile i
 the whole-cell gain three are wrong (the horses at one cell read as a camp,
 and through the box counts two more).  Trying the detail window at each close
 candidate's own position (``detail_own_shift``) settles this cell as well, with
-either gain; the gains are compared with that option off.
+either gain, and so does taking back the hidden pixels a close candidate
+explains (``detail_reclaim``: a figure stands on that tile); the gains are
+compared with both options off.
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ def test_a_faint_horse_symbol_is_read_on_its_own_contrast(tmp_path):
     cfg = default_config()
     assert cfg.detail_local
     on = read_tiles(rgb, grid, res.truth.catalog, cfg)
-    alone = dataclasses.replace(cfg, detail_own_shift=False)
+    alone = dataclasses.replace(cfg, detail_own_shift=False, detail_reclaim=0.0)
     off = read_tiles(rgb, grid, res.truth.catalog, dataclasses.replace(alone, detail_local=False))
     n = len(res.truth.tiles)
     assert right_tiles(res, on) == (n, n, 0)
     assert right_tiles(res, read_tiles(rgb, grid, res.truth.catalog, alone)) == (n, n, 0)
     assert right_tiles(res, off) == (n - 3, n, 0)
+    reclaim = dataclasses.replace(cfg, detail_own_shift=False, detail_local=False)
+    assert cfg.detail_reclaim > 0 and right_tiles(res, read_tiles(rgb, grid, res.truth.catalog, reclaim)) == (n, n, 0)

@@ -189,6 +189,7 @@ class TileConfig:
     detail_band: bool = True  # the hidden pixels at the edge of the fine window go on to the tile's border
     detail_hidden_grow: float = 0.03  # the hidden pixels grown by this much for the detail comparison, tile units
     detail_chroma: float = 0.5  # share of the detail comparison made on chromaticity (blind to shadows; 0: off)
+    detail_reclaim: float = 4.0  # hidden pixels a close candidate explains within this times the visible pixels' median misfit take part again (0: off)
     detail_twin: float = 0.05  # close candidates whose detail pictures differ on at most this share of the window start the detail comparison level (0: off)
     trim: float = 0.12  # share of worst-fitting pixels ignored by the fine score (figures on the tile)
     chroma_weight: float = 1.5  # score lost per unit of a candidate's chromaticity misfit (log ratio) ...
@@ -1584,7 +1585,10 @@ def _detail(region: _Region, match: _Match, tpl: Templates, cfg: TileConfig, wb:
     :func:`_hidden_masks`) are grown by ``detail_hidden_grow``: the edge of a figure
     that one close candidate happens to explain (a dark meeple's legs where one
     look-alike has dark wild horses and the other a pale camp) is no evidence for
-    it.  They are known inside the fine window (``inset``) only; with
+    it; with ``detail_reclaim`` a hidden pixel that one close candidate
+    explains as closely as the visible ones, in colour and in chromaticity,
+    takes part again (:func:`_reclaimed`: the sliver of a camp or of wild
+    horses beside a figure lying on it).  They are known inside the fine window (``inset``) only; with
     ``detail_band`` the band between it and the detail window (``detail_inset``)
     repeats the window's edge, so a figure standing at a tile's border is not
     taken for art there.  The masked fit ``1 - E / V`` (``V``: the
@@ -1692,13 +1696,18 @@ def _twins_level(tpl: Templates, cand: np.ndarray, score: np.ndarray, cfg: TileC
 
 
 def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask: np.ndarray, xc: int, yc: int,
-                dw: int, r: int, band: int, cfg: TileConfig) -> tuple[np.ndarray, float] | None:
+                dw: int, r: int, band: int, cfg: TileConfig, seen: np.ndarray | None = None
+                ) -> tuple[np.ndarray, float] | None:
     """Masked fit of detail templates ``D`` (J, dw*dw, 3) to the photo's window at ``(xc, yc)`` (:func:`_detail`).
 
     The window is searched within ``r`` pixels for the position where the
     templates together fit the whole cell best (hidden pixels take no part);
     there each template's residual is measured where ``mask`` (dw*dw,) bool
-    holds and the pixels are visible.  Returns ``(fit, unexplained)``: the masked
+    holds and the pixels are visible.  The visible pixels are those ``hidden``
+    (the detail picture's (h, w) float mask, 1: hidden; None: all) leaves
+    there, or ``seen`` (dw*dw,) bool when given; with ``detail_reclaim`` the
+    hidden pixels :func:`_reclaimed` takes back join them and the fit is made
+    again on them.  Returns ``(fit, unexplained)``: the masked
     fit ``1 - E / V`` per template, (J,) float ndarray, and the share of the
     window's variance the templates leave unexplained at that position, summed
     over them (float; lower: the templates agree better with the window); or
@@ -1709,16 +1718,18 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     S = 2 * r + 1
     whole = int(mask.sum())
     vis = np.ones(dw * dw, np.float32)
-    if hidden is not None:
+    if seen is not None:
+        vis = seen.astype(np.float32)
+    elif hidden is not None:
         vis = 1.0 - _gather(hidden, np.array(xc), np.array(yc), dw)
         if band > 0:
             # The hidden masks cover the fine comparison's window (``inset``) only: a figure
             # crossing its edge goes on to the tile's border, so the band outside repeats it.
             vis = np.pad(vis[band:dw - band, band:dw - band], band, mode="edge")
         vis = vis.reshape(-1)
-        mask = mask & (vis > 0.5)
-        if mask.sum() < 4:
-            return None  # what tells the candidates apart is hidden
+    reclaim = seen is None and hidden is not None and cfg.detail_reclaim > 0
+    if (mask & (vis > 0.5)).sum() < 4 and not reclaim:
+        return None  # what tells the candidates apart is hidden
     if r <= xc <= w - dw - r and r <= yc <= h - dw - r:
         sub = img[yc - r:yc + r + dw, xc - r:xc + r + dw]
         X3 = sliding_window_view(sub, (dw, dw), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(S * S, dw * dw, 3)
@@ -1727,7 +1738,7 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
         X3 = _gather(img, xc - r + dx, yc - r + dy, dw).reshape(S * S, dw * dw, 3)
     nv = float(vis.sum())
     T = D
-    if hidden is None:
+    if hidden is None and seen is None:
         T = T - T.mean(axis=1, keepdims=True)
         Xc = X3 - X3.mean(axis=1, keepdims=True)
     else:
@@ -1747,6 +1758,15 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
     pos = int(np.argmin(left))
     x = Xc[pos]
     g = xt[pos] / tt  # (J,)
+    if reclaim:
+        # Hidden pixels that one of the close candidates explains as closely as the visible
+        # ones, in colour and in chromaticity: a sliver of a camp or of wild horses beside a figure.
+        back = _reclaimed(X3[pos], D, vis, g, cfg.detail_reclaim)
+        if back.any():
+            return _detail_fit(img, hidden, D, mask, xc, yc, dw, r, band, cfg, seen=(vis > 0.5) | back)
+    mask = mask & (vis > 0.5)
+    if mask.sum() < 4:
+        return None  # what tells the candidates apart is hidden
     xm = x[mask]  # (m, 3): the residual is needed where the candidates differ only
     Tm = T[:, mask]  # (J, m, 3)
     if cfg.detail_local and mask.sum() >= cfg.detail_local_visible * whole:
@@ -1764,6 +1784,41 @@ def _detail_fit(img: np.ndarray, hidden: np.ndarray | None, D: np.ndarray, mask:
         fit = (1.0 - cfg.detail_chroma) * fit + cfg.detail_chroma * _chroma_fit(X3[pos], D, mask, vis, cfg)
     # ... and how much of the window's variance the templates leave unexplained there (summed).
     return fit, float(left[pos]) / max(float(xx[pos]), 1e-6)
+
+
+def _reclaimed(x: np.ndarray, D: np.ndarray, vis: np.ndarray, g: np.ndarray, k: float) -> np.ndarray:
+    """Hidden pixels of a detail window that a close candidate explains as closely as the visible ones.
+
+    ``x`` (P, 3) the photo's window at the position chosen, ``D`` (J, P, 3) the
+    close candidates' detail pictures (raw colours), ``vis`` (P,) float 1 where
+    visible, ``g`` (J,) each candidate's gain fitted there.  A hidden pixel
+    comes back (True in the (P,) bool ndarray returned) when one candidate
+    leaves it within ``k`` times the visible pixels' median misfit (of the
+    candidate fitting each best) both in colour (means of the visible pixels
+    removed, the gain applied) and in chromaticity (each colour divided by its
+    brightness plus 30, as :func:`_chroma_fit`): the part of a camp or of wild
+    horses that shows beside a figure, which the hidden mask, grown round the
+    figure and its shadow, covers.  The edge of a dark figure or its shadow
+    only darkens the ground: it may come near a dark symbol in colour but not
+    in chromaticity, and stays hidden.  None comes back when fewer than 16
+    pixels are visible.
+    """
+    seen = vis > 0.5
+    back = np.zeros(len(vis), bool)
+    if seen.sum() < 16:
+        return back
+    nv = float(vis.sum())
+    xr = x - (vis @ x) / nv
+    Tc = D - np.matmul(vis, D)[:, None, :] / nv
+    res = ((xr[None] - g[:, None, None] * Tc) ** 2).sum(axis=2)  # (J, P)
+    cx = x * (255.0 / (x.sum(axis=-1, keepdims=True) + 30.0))
+    cd = D * (255.0 / (D.sum(axis=-1, keepdims=True) + 30.0))
+    cx = cx - (vis @ cx) / nv
+    cd = cd - np.matmul(vis, cd)[:, None, :] / nv
+    cres = ((cx[None] - cd) ** 2).sum(axis=2)  # (J, P)
+    lr = k * float(np.median(res.min(axis=0)[seen]))
+    lc = k * float(np.median(cres.min(axis=0)[seen]))
+    return ~seen & ((res < lr) & (cres < lc)).any(axis=0)
 
 
 def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray, cfg: TileConfig) -> np.ndarray:
