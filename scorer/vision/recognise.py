@@ -1800,8 +1800,8 @@ def _reclaimed(x: np.ndarray, D: np.ndarray, vis: np.ndarray, g: np.ndarray, k: 
     horses that shows beside a figure, which the hidden mask, grown round the
     figure and its shadow, covers.  The edge of a dark figure or its shadow
     only darkens the ground: it may come near a dark symbol in colour but not
-    in chromaticity, and stays hidden.  None comes back when fewer than 16
-    pixels are visible.
+    in chromaticity, and stays hidden.  No pixel comes back when fewer than
+    16 are visible.
     """
     seen = vis > 0.5
     back = np.zeros(len(vis), bool)
@@ -1811,14 +1811,20 @@ def _reclaimed(x: np.ndarray, D: np.ndarray, vis: np.ndarray, g: np.ndarray, k: 
     xr = x - (vis @ x) / nv
     Tc = D - np.matmul(vis, D)[:, None, :] / nv
     res = ((xr[None] - g[:, None, None] * Tc) ** 2).sum(axis=2)  # (J, P)
-    cx = x * (255.0 / (x.sum(axis=-1, keepdims=True) + 30.0))
-    cd = D * (255.0 / (D.sum(axis=-1, keepdims=True) + 30.0))
+    cx = _chromaticity(x)
+    cd = _chromaticity(D)
     cx = cx - (vis @ cx) / nv
     cd = cd - np.matmul(vis, cd)[:, None, :] / nv
     cres = ((cx[None] - cd) ** 2).sum(axis=2)  # (J, P)
     lr = k * float(np.median(res.min(axis=0)[seen]))
     lc = k * float(np.median(cres.min(axis=0)[seen]))
     return ~seen & ((res < lr) & (cres < lc)).any(axis=0)
+
+
+def _chromaticity(a: np.ndarray) -> np.ndarray:
+    """Each colour of ``a`` (..., 3) divided by its brightness plus 30 of 765 (which keeps dark
+    pixels' noise down), times 255: same shape, float."""
+    return a * (255.0 / (a.sum(axis=-1, keepdims=True) + 30.0))
 
 
 def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray, cfg: TileConfig) -> np.ndarray:
@@ -1835,11 +1841,8 @@ def _chroma_fit(x: np.ndarray, D: np.ndarray, mask: np.ndarray, vis: np.ndarray,
     are fitted on the mask; the photo's variance there is floored at
     ``detail_floor`` of the visible window's.
     """
-    def chroma(a: np.ndarray) -> np.ndarray:
-        return a * (255.0 / (a.sum(axis=-1, keepdims=True) + 30.0))
-
-    cx = chroma(np.asarray(x, np.float32))
-    cd = chroma(D[:, mask])  # (J, m, 3): the templates are needed on the mask only
+    cx = _chromaticity(np.asarray(x, np.float32))
+    cd = _chromaticity(D[:, mask])  # (J, m, 3): the templates are needed on the mask only
     seen = vis > 0.5
     floor = float(((cx[seen] - cx[seen].mean(axis=0)) ** 2).sum()) / max(int(seen.sum()), 1)
     xm, Tm, g = _own_gain(cx[mask], cd)
