@@ -17,7 +17,7 @@ the whole-cell gain three are wrong (the horses at one cell read as a camp,
 and through the box counts two more).  Trying the detail window at each close
 candidate's own position (``detail_own_shift``) settles this cell as well, with
 either gain, and so does taking back the hidden pixels a close candidate
-explains (``detail_reclaim``: a figure stands on that tile); the gains are
+explains (``detail_reclaim``: figures stand on the photo's tiles); the gains are
 compared with both options off.
 """
 
