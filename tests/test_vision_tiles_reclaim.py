@@ -10,7 +10,7 @@ and in chromaticity, within that many times the visible pixels' median misfit
 (:func:`scorer.vision.recognise._reclaimed`); the figure and its shadow, which
 darken the ground without giving it a symbol's colour, stay hidden.
 
-Measured on the true lattices of 626 Gold Rush photos of ten development
+Measured on the true lattices of 626 Gold Rush photos of eight development
 series, each with a lying figure on a camp or wild-horses tile: the tile stage
 misread 439 of 37,735 tiles without it and 412 with ``detail_reclaim`` 4 (42
 right that were wrong, 15 wrong that were right); camp / wild-horses confusions
