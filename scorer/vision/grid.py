@@ -1082,9 +1082,7 @@ def _line_energy(gray: np.ndarray, cfg: GridConfig) -> np.ndarray:
     xy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
     a, b, c = (cv2.GaussianBlur(t, (0, 0), cfg.line_smooth) for t in (xx * xx + xy * xy, xy * (xx + yy),
                                                                       yy * yy + xy * xy))
-    e = np.sqrt(np.sqrt(0.25 * (a - c) ** 2 + b * b))
-    top = float(np.percentile(e, 99.5))
-    return np.clip(e * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
+    return _to_byte(np.sqrt(np.sqrt(0.25 * (a - c) ** 2 + b * b)))
 
 
 def _chroma(rgb: np.ndarray) -> np.ndarray:
@@ -1099,9 +1097,14 @@ def _chroma(rgb: np.ndarray) -> np.ndarray:
         The working copy of the photo, RGB.
     """
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    c = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    top = float(np.percentile(c, 99.5))
-    return np.clip(c * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
+    return _to_byte(np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0))
+
+
+def _to_byte(x: np.ndarray) -> np.ndarray:
+    """``x`` (H, W) float, non-negative, scaled so that its 99.5th percentile is 255 and clipped:
+    (H, W) uint8 (the line energy and chroma images the segment detector reads)."""
+    top = float(np.percentile(x, 99.5))
+    return np.clip(x * (255.0 / max(top, 1e-6)), 0, 255).astype(np.uint8)
 
 
 def _without_cloth(segs: np.ndarray, evidence: "_Evidence", cfg: GridConfig) -> np.ndarray:

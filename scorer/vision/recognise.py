@@ -2912,7 +2912,7 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
     change.  Returns that lattice (its debug without the alternatives), or None.
     """
     now, count = _tiles_match(read, grid, which)
-    chosen = None
+    chosen, bar = None, now  # the lattice to beat: the one chosen, then the best other pass's
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for Hn, k1, k2 in grid.debug.get("alternatives", [])[:int(grid.debug["passes"])]:
             g = dataclasses.replace(grid, Hn=np.asarray(Hn, float), k1=float(k1), k2=float(k2), debug={
@@ -2920,11 +2920,10 @@ def _pass_lattice(grid: Grid, which: int, cfg: TileConfig, read: Any) -> Grid | 
             mean, n = _tiles_match(read, g, which)
             log.debug("tiles read on another pass's lattice (k1 %.3f) match %.3f on average (%d tiles), on the "
                       "lattice chosen %.3f (%d tiles)", k1, mean, n, now, count)
-            if (mean >= now + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count
-                    and (count or mean >= cfg.lattice_pass_floor)
-                    and (chosen is None or mean >= chosen[0] + cfg.lattice_pass_gain)):
-                chosen = (mean, g)
-    return None if chosen is None else chosen[1]
+            if (mean >= bar + cfg.lattice_pass_gain and n >= cfg.lattice_pass_tiles * count
+                    and (count or mean >= cfg.lattice_pass_floor)):
+                chosen, bar = g, mean
+    return chosen
 
 
 def _same_cells(g: Grid, photo: np.ndarray, tol: float) -> bool:
