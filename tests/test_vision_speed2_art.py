@@ -1,5 +1,6 @@
 """The figure stage's disk cache of procedural tile art gives the very bytes it would draw."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -85,3 +86,15 @@ def test_art_of_other_drawing_code_is_removed(tmp_path, monkeypatch, tile):
     names = sorted(f.name for f in folder.glob("*.npy"))
     assert stale.name not in names and current.name in names
     assert len(names) == 2 and all(n.startswith(f"{code}-") for n in names)
+
+
+def test_art_drawn_large_and_shrunk(tmp_path, monkeypatch, tile):
+    """The twin check's art (oversample 4) is the picture drawn four times larger and shrunk by area
+    averaging, cached apart from the art drawn at size."""
+    monkeypatch.setenv("SCORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(figures, "_DRAWN", {})
+    big = figures._drawn_art(tile, 48, 4)
+    assert np.array_equal(big, cv2.resize(tileart.tile_image(tile, 192), (48, 48), interpolation=cv2.INTER_AREA))
+    assert np.array_equal(figures._drawn_art(tile, 48), tileart.tile_image(tile, 48))
+    assert len(list((tmp_path / "tile_art").glob("*.npy"))) == 2
+    assert np.array_equal(figures._art(tile, 3, 48, None, None, 4), np.rot90(big, -3).astype(np.float32))
