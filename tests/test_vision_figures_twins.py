@@ -12,8 +12,9 @@ The arts it compares are drawn four times larger and shrunk
 tile, the horses are bolder than a photo shows them and the picture-less twin
 wins (the camp, or plain prairie).
 
-The photos are of the development series seed 9951001 (photo 88) and 9954001
-(photo 14); the cells are those the whole reading got wrong before.
+The photos are of the development series of seeds 9951001 (photos 88 and 131),
+9953001 (photo 10) and 9954001 (photo 14); the cells tested are ones the whole
+reading got wrong before.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def test_true_tiles_are_left_alone(tmp_path, seed, index):
 
 
 def test_the_horses_need_the_art_drawn_large(horses, monkeypatch):
+    """The camp given where the black farmer lies on wild horses: the horses that show beside him
+    take the tile back with the art drawn large, not with the art drawn at size."""
     res, rgb, grid = horses
     out = _read(res, rgb, grid, {(6, 2): ("GR01", 1)})
     assert (out.tiles[(6, 2)]["tile"], out.tiles[(6, 2)]["rot"]) == ("GR02", 1)
