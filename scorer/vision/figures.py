@@ -352,6 +352,18 @@ class FigureReading:
     debug: dict[str, Any] = field(default_factory=dict)
 
 
+def figure_locations(reading: Any) -> dict[Cell, list[str]]:
+    """The locations (``at``) that the meeples, tents, ore stacks and the Sheriff of a
+    :class:`FigureReading` (or an object with those attributes) stand on, per cell (x, y)."""
+    at: dict[Cell, list[str]] = {}
+    sheriff = getattr(reading, "sheriff", None)
+    for d in [*(getattr(reading, "meeples", None) or []), *(getattr(reading, "tents", None) or []),
+              *(getattr(reading, "ore", None) or []), *([sheriff] if sheriff else [])]:
+        if d.get("at"):
+            at.setdefault((d["x"], d["y"]), []).append(d["at"])
+    return at
+
+
 # --------------------------------------------------------------------------- camera
 
 
@@ -1931,10 +1943,12 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     norm, res, ratio = _light_residual(rect, exp, cover, cfg)
     t_light = time.perf_counter()
     refits: dict[Cell, dict[str, Any]] = {}
+    # The tiles a cell may hold, for the second look and the twin check.
+    candidates = _candidate_tiles(placements, game, catalog) if cfg.refit or game in cfg.twin_check else []
     if cfg.refit:
         looks: dict[Cell, dict[str, float]] = {}
         empty = _empty_beside(tiles, canvas, grid) if add_tiles else None
-        refits = _refit(rect, exp, cover, res, canvas, tiles, _candidate_tiles(placements, game, catalog), cfg,
+        refits = _refit(rect, exp, cover, res, canvas, tiles, candidates, cfg,
                         art_dir, appearance, looks, empty)
         out.debug["looks"] = looks
         out.unreadable = sorted(c for c, v in looks.items() if v["best"] > cfg.max_misfit)
@@ -1993,8 +2007,7 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements,
               exp=exp)
     if game in cfg.twin_check:
-        for c, f in _recheck_twins(out, tiles, canvas, cam, norm, _candidate_tiles(placements, game, catalog), cfg,
-                                   art_dir, appearance).items():
+        for c, f in _recheck_twins(out, tiles, canvas, cam, norm, candidates, cfg, art_dir, appearance).items():
             tiles[c] = _Tile(c, f["tile"], f["rot"], tiles[c].A, tiles[c].score)
             if c in out.tiles:
                 # Read again or added by the second look: that entry (its misfits, "added") stands, with the twin.
@@ -2103,10 +2116,12 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
         return {}
     g = max(1, int(round(cfg.twin_grow * P)))
     hide = cv2.dilate(hide, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
-    at: dict[Cell, list[str]] = {}
-    for d in [*out.meeples, *out.tents, *out.ore, *([out.sheriff] if out.sheriff else [])]:
-        if d.get("at"):
-            at.setdefault((d["x"], d["y"]), []).append(d["at"])
+    at = figure_locations(out)
+    # The catalogue grouped by the sides of each tile turned each way: a tile's twins share its sides.
+    by_sides: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
+    for u in candidates:
+        for r in range(4):
+            by_sides.setdefault(u.edge_signature(r), []).append((u, r))
     sig = cfg.residual_blur * P
     edge = int(round(cfg.border * P)) + 2
     s = max(1, int(round(cfg.twin_shift * P)))
@@ -2119,10 +2134,9 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
         Ai = cv2.invertAffineTransform(t.A)
         if not cv2.warpAffine(hide, Ai, (P, P), flags=cv2.INTER_NEAREST)[inner].any():
             continue
-        sides = t.tile.edge_signature(t.rot)
         here = t.tile.turned(t.rot)
-        twins = [(u, r) for u in candidates if u.id != t.tile.id and held[u.id] < u.count for r in range(4)
-                 if u.edge_signature(r) == sides and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
+        twins = [(u, r) for u, r in by_sides.get(t.tile.edge_signature(t.rot), ()) if u.id != t.tile.id
+                 and held[u.id] < u.count and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
         if not twins:
             continue
         Ab = Ai.copy()

@@ -552,15 +552,11 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     tile read is of adds it to ``board.expansions``.  ``board.tiles`` (and ``board.expansions``) are
     changed in place; figures are still to be put on the board.
     """
+    from .figures import figure_locations
+
     counts = Counter(p.tile.id for p in board.tiles.values())
     first = Counter(r.tile_id for r in tiles.cells.values())
-    figures_at: dict[tuple[int, int], list[str]] = {}
-    for name in ("meeples", "tents", "ore"):
-        for d in getattr(figs, name, []) or []:
-            if d.get("at"):
-                figures_at.setdefault((d["x"], d["y"]), []).append(d["at"])
-    if getattr(figs, "sheriff", None) and figs.sheriff.get("at"):
-        figures_at.setdefault((figs.sheriff["x"], figs.sheriff["y"]), []).append(figs.sheriff["at"])
+    figures_at = figure_locations(figs)
 
     for tid in sorted(counts):
         while counts[tid] > max(catalog.box_count(tid), first[tid]):
