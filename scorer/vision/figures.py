@@ -108,6 +108,12 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
     (it hid the short road end that tells the two apart) and that tile replaces
     the tile read (:func:`_stand_on_runner_up`); so does a figure read standing
     far from its location (a cowboy on the town it hides).
+11. **twins again** (once the figures are found, their outlines drawn:
+    :func:`_figure_outlines`): in Gold Rush every tile a figure stands on is
+    compared with its twins (the same sides, a small picture apart) where the
+    outlines leave them apart (:func:`_recheck_twins`); a tile then held more
+    often than the box holds becomes its twin on the cell whose photo the
+    twin's picture explains best (:func:`_settle_twins`).
 
 Every reading carries a ``confidence``: location, colour and kind
 probabilities multiplied.
@@ -225,6 +231,8 @@ class FigureConfig:
     refit_table_ratio: float = 4.0  # ... (the photo's own level: real art fits its tiles less closely; 0: off)
     refit_table_cells: int = 8  # ... of at least this many cells
     twin_check: tuple = ("goldrush",)  # games where, once the figures are found, each tile they stand on is compared with its twins (other tiles with the same sides) where the arts differ and no figure hides it (empty: none; base left out: 26 -> 36 tiles misread on 250 development photos, river and pennant look-alikes)
+    box_check: tuple = ("goldrush", "carcassonne")  # games where, of the copies of a tile held beyond the box, the one a twin's picture explains best becomes that twin (_settle_twins; empty: none)
+    box_gain_min: float = -0.1  # ... where it explains them better than the tile read by more than this (negative: the picture faint in a blurred photo)
     twin_diff: float = 0.3  # two arts differ where their log-RGB distance (blurred as the photo) is above this
     twin_grow: float = 0.03  # the figures' outlines are grown by this before hiding pixels (their edges, a shadow's start), tile units
     twin_shift: float = 0.0625  # drift searched for each art over the pixels compared (a printed picture's place on its tile), tile units
@@ -2006,8 +2014,9 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
     _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements,
               exp=exp)
-    if game in cfg.twin_check:
-        for c, f in _recheck_twins(out, tiles, canvas, cam, norm, candidates, cfg, art_dir, appearance).items():
+    hide = _figure_outlines(out, canvas, cam, cfg) if game in (*cfg.twin_check, *cfg.box_check) else None
+    if hide is not None and game in cfg.twin_check:
+        for c, f in _recheck_twins(out, tiles, canvas, hide, norm, candidates, cfg, art_dir, appearance).items():
             tiles[c] = _Tile(c, f["tile"], f["rot"], tiles[c].A, tiles[c].score)
             if c in out.tiles:
                 # Read again or added by the second look: that entry (its misfits, "added") stands, with the twin.
@@ -2015,6 +2024,20 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
             else:
                 out.tiles[c] = {"tile": f["tile"].id, "rot": f["rot"], "misfit": f["misfit"],
                                 "misfit_read": f["misfit_read"], "twin": True}
+    if game in cfg.box_check:
+        if hide is None:
+            hide = np.zeros(canvas.shape, np.uint8)
+        for c, (u, r, mis) in _settle_twins(out, tiles, placements, canvas, hide, norm, candidates, cfg, art_dir,
+                                            appearance).items():
+            tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
+            if c in placements and placements[c][0].id == u.id and placements[c][1] == r and c in out.tiles \
+                    and not out.tiles[c].get("added"):
+                del out.tiles[c]  # back to the tile stage's reading
+            elif c in out.tiles:
+                out.tiles[c].update(tile=u.id, rot=r, twin=True)
+            else:
+                out.tiles[c] = {"tile": u.id, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4),
+                                "twin": True}
     crowded = _crowded_cells(out, cfg)
     if crowded:
         log.debug("figures: cells %s hold more than %d figures of one colour: read as the table", crowded,
@@ -2037,9 +2060,9 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
     return out
 
 
-def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera, norm: np.ndarray,
-                   candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any, appearance: Any
-                   ) -> dict[Cell, dict[str, Any]]:
+def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas, hide: np.ndarray,
+                   norm: np.ndarray, candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any,
+                   appearance: Any) -> dict[Cell, dict[str, Any]]:
     """Cells whose tile a twin explains clearly better where the figures found on it leave them apart.
 
     Twins are tiles with the same sides that differ in a small picture (an
@@ -2097,37 +2120,16 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     -------
     dict cell -> {"tile": TileType, "rot": int, "misfit": float, "misfit_read": float}
     """
-    from numpy.lib.stride_tricks import sliding_window_view
-
-    solids = out.debug.get("solids") or []
-    if not solids:
-        return {}
     P = canvas.px
-    H, W = canvas.shape
-    hide = np.zeros((H, W), np.uint8)
-    reach = int(1.5 * P)  # a solid's outline lies within this of its foot (a tall stack leaning away)
-    for solid, count, yaw, foot in solids:
-        fu, fv = np.round(canvas.to_canvas(foot[None])[0]).astype(int)
-        x0, y0, x1, y1 = max(fu - reach, 0), max(fv - reach, 0), min(fu + reach, W), min(fv + reach, H)
-        if x0 < x1 and y0 < y1:
-            hide[y0:y1, x0:x1] |= _render(solid, count, yaw, foot, cam, canvas, np.array([x0, y0], np.float64),
-                                          (y1 - y0, x1 - x0), cfg.lattice_mm)
-    if not hide.any():
-        return {}
-    g = max(1, int(round(cfg.twin_grow * P)))
-    hide = cv2.dilate(hide, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     at = figure_locations(out)
     # The catalogue grouped by the sides of each tile turned each way: a tile's twins share its sides.
     by_sides: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
     for u in candidates:
         for r in range(4):
             by_sides.setdefault(u.edge_signature(r), []).append((u, r))
-    sig = cfg.residual_blur * P
     edge = int(round(cfg.border * P)) + 2
-    s = max(1, int(round(cfg.twin_shift * P)))
     inner = np.zeros((P, P), bool)
     inner[edge:P - edge, edge:P - edge] = True
-    close = dataclasses.replace(cfg, shadow_min=cfg.refit_shadow_min)
     found: dict[Cell, dict[str, Any]] = {}
     held = Counter(t.tile.id for t in tiles.values())  # no tile is on the table more often than the box holds
     for c, t in tiles.items():
@@ -2139,35 +2141,10 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
                  and held[u.id] < u.count and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
         if not twins:
             continue
-        Ab = Ai.copy()
-        Ab[:, 2] += s
-        photo = _blur(cv2.warpAffine(norm, Ab, (P + 2 * s, P + 2 * s), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REFLECT), sig)
-        hidden = cv2.warpAffine(hide, Ab, (P + 2 * s, P + 2 * s), flags=cv2.INTER_NEAREST)
-        art0 = _blur(_art(t.tile, t.rot, P, art_dir, appearance, ART_OVERSAMPLE), sig)
-        log0 = np.log(art0 + cfg.chroma_eps)
         best = None
-        for u, r in twins:
-            art1 = _blur(_art(u, r, P, art_dir, appearance, ART_OVERSAMPLE), sig)
-            d = np.log(art1 + cfg.chroma_eps) - log0
-            differ = (np.sqrt((d * d).sum(axis=-1)) > cfg.twin_diff) & inner
-            if differ.sum() < cfg.twin_min_px:
+        for u, r, mis in _twin_misfits(t, twins, hide, canvas, norm, cfg, art_dir, appearance):
+            if mis is None:
                 continue
-            ys, xs = np.nonzero(differ)
-            y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-            # Every drift of the photo within s pixels at once: (2s+1, 2s+1, h, w) windows.
-            win = np.ascontiguousarray(sliding_window_view(
-                photo[y0:y1 + 2 * s, x0:x1 + 2 * s], (y1 - y0, x1 - x0, 3))[:, :, 0])
-            vis = differ[y0:y1, x0:x1] & (sliding_window_view(hidden[y0:y1 + 2 * s, x0:x1 + 2 * s],
-                                                              (y1 - y0, x1 - x0)) == 0)
-            n = vis.sum(axis=(-1, -2))
-            if n[s, s] < cfg.twin_min_px:
-                continue
-            ok = n >= max(cfg.twin_min_px, cfg.twin_keep * n[s, s])
-            mis = []
-            for art in (art0, art1):
-                res = np.minimum(_residual(win, np.ascontiguousarray(art[y0:y1, x0:x1]), close)[0], cfg.refit_cap)
-                mis.append(float(((res * vis).sum(axis=(-1, -2)) / np.maximum(n, 1))[ok].min()))
             gain = mis[0] - mis[1]
             if gain > cfg.twin_margin and (best is None or gain > best[0]):
                 best = (gain, u, r, mis)
@@ -2178,6 +2155,165 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
             found[c] = {"tile": u, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4)}
             held[t.tile.id] -= 1
             held[u.id] += 1
+    return found
+
+
+def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapping[Cell, tuple[TileType, int]],
+                  canvas: _Canvas, hide: np.ndarray, norm: np.ndarray, candidates: Sequence[TileType],
+                  cfg: FigureConfig, art_dir: Any, appearance: Any
+                  ) -> dict[Cell, tuple[TileType, int, tuple[float, float]]]:
+    """Which copy of a tile held more often than the box holds is a twin: the one whose picture says so.
+
+    No tile is on the table more often than the box holds (``rules.md``, tile
+    catalogues).  The second look may read a tile that the tile stage read
+    elsewhere as often as the box holds (its small art draws the pictures
+    that tell twins apart bolder than a photo shows them, and takes a wild
+    horses tile for the picture-less one).  Of the cells holding such a tile,
+    each twin (the same sides turned some way, every figure on the cell on a
+    feature of the same kind, fewer copies held than the box) is compared
+    with the tile read over the pixels where the two arts differ and no
+    figure's outline (``hide``) lies (:func:`_twin_misfits`, the arts drawn
+    large); the twin that explains them best relative to the tile read
+    replaces it, until the tile is within the box.  The gain may be below
+    nought down to ``box_gain_min`` (a blurred photo shows the picture fainter
+    than the art, and a copy must be turned anyway; the copies that are the
+    tile read lose 0.2-0.35 against the twin); where no twin comes that close
+    the board's box settling (:func:`scorer.vision.pipeline._settle_box`)
+    decides.  A tile the tile stage itself read beyond the box (a user's
+    second box) is left alone.
+
+    On the development photos of seeds 9951001 (Gold Rush + Sheriff) and
+    9951002 (base + River + Goldmines), 150 each: tiles misread 25 -> 21 and
+    17 -> 13, boards with every tile right 86.0 -> 87.3% and 89.3 -> 91.3%,
+    none worse (a gain above nought only: 23 on the Gold Rush photos; any
+    gain: 22, one photo worse).
+
+    Returns
+    -------
+    dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin))
+    """
+    held = Counter(t.tile.id for t in tiles.values())
+    first = Counter(t.id for t, _r in placements.values())
+    count = {t.tile.id: t.tile.count for t in tiles.values()}
+    over = sorted(tid for tid, n in held.items() if n > max(count[tid], first[tid]))
+    if not over:
+        return {}
+    at = figure_locations(out)
+    by_sides: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
+    for u in candidates:
+        for r in range(4):
+            by_sides.setdefault(u.edge_signature(r), []).append((u, r))
+    found: dict[Cell, tuple[TileType, int, tuple[float, float]]] = {}
+    gains: dict[Cell, list[tuple[float, TileType, int, tuple[float, float]]]] = {}
+    for tid in over:
+        cells = [c for c, t in tiles.items() if t.tile.id == tid]
+        for c in cells:
+            t = tiles[c]
+            here = t.tile.turned(t.rot)
+            twins = [(u, r) for u, r in by_sides.get(t.tile.edge_signature(t.rot), ()) if u.id != tid
+                     and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
+            gains[c] = [(mis[0] - mis[1], u, r, mis)
+                        for u, r, mis in _twin_misfits(t, twins, hide, canvas, norm, cfg, art_dir, appearance)
+                        if mis is not None]
+        while held[tid] > max(count[tid], first[tid]):
+            best = max(((g, c, u, r, mis) for c in cells if c not in found for g, u, r, mis in gains[c]
+                        if held[u.id] < u.count), key=lambda x: x[0], default=None)
+            if best is None or best[0] <= cfg.box_gain_min:
+                break
+            g, c, u, r, mis = best
+            log.debug("figures: %s held %d times, the box holds %d: %s rot %d at %s explains the pixels the "
+                      "figures leave better than the others (misfit %.3f against %.3f)", tid, held[tid],
+                      count[tid], u.id, r, c, mis[1], mis[0])
+            found[c] = (u, r, mis)
+            held[tid] -= 1
+            held[u.id] += 1
+    return found
+
+
+def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: FigureConfig) -> np.ndarray | None:
+    """The pixels of the top-down picture that the figures read hide: (H, W) uint8, 1 hidden; None when none.
+
+    The outlines of the solids read (``out.debug["solids"]``: solid, stack
+    count, yaw step, foot), drawn by :func:`_render` in a window round each
+    foot and grown by ``twin_grow`` (their edges, a shadow's start).
+    """
+    solids = out.debug.get("solids") or []
+    if not solids:
+        return None
+    P = canvas.px
+    H, W = canvas.shape
+    hide = np.zeros((H, W), np.uint8)
+    reach = int(1.5 * P)  # a solid's outline lies within this of its foot (a tall stack leaning away)
+    for solid, count, yaw, foot in solids:
+        fu, fv = np.round(canvas.to_canvas(foot[None])[0]).astype(int)
+        x0, y0, x1, y1 = max(fu - reach, 0), max(fv - reach, 0), min(fu + reach, W), min(fv + reach, H)
+        if x0 < x1 and y0 < y1:
+            hide[y0:y1, x0:x1] |= _render(solid, count, yaw, foot, cam, canvas, np.array([x0, y0], np.float64),
+                                          (y1 - y0, x1 - x0), cfg.lattice_mm)
+    if not hide.any():
+        return None
+    g = max(1, int(round(cfg.twin_grow * P)))
+    return cv2.dilate(hide, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+
+
+def _twin_misfits(t: _Tile, twins: Sequence[tuple[TileType, int]], hide: np.ndarray, canvas: _Canvas,
+                  norm: np.ndarray, cfg: FigureConfig, art_dir: Any, appearance: Any
+                  ) -> list[tuple[TileType, int, tuple[float, float] | None]]:
+    """How well the tile registered at ``t`` and each of ``twins`` explain the pixels where the two differ.
+
+    For each twin (tile, rot): over the pixels where the two arts (drawn
+    :data:`ART_OVERSAMPLE` times larger and shrunk, blurred as the photo)
+    differ by more than ``twin_diff`` in log-RGB and ``hide`` (the figures'
+    outlines, :func:`_figure_outlines`) leaves visible, each art's mean
+    residual (:func:`_residual`, shadows down to ``refit_shadow_min``, each
+    pixel capped at ``refit_cap``) at its best drift within ``twin_shift``
+    (a drift leaving fewer than ``twin_keep`` of those pixels visible does
+    not count).  Returns ``(tile, rot, (misfit of t's tile, misfit of the
+    twin))`` per twin, or ``(tile, rot, None)`` where fewer than
+    ``twin_min_px`` differing pixels (of a ``canvas.px``-pixel tile) are
+    visible: nothing seen tells the two apart.
+    """
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    P = canvas.px
+    sig = cfg.residual_blur * P
+    edge = int(round(cfg.border * P)) + 2
+    s = max(1, int(round(cfg.twin_shift * P)))
+    inner = np.zeros((P, P), bool)
+    inner[edge:P - edge, edge:P - edge] = True
+    close = dataclasses.replace(cfg, shadow_min=cfg.refit_shadow_min)
+    Ab = cv2.invertAffineTransform(t.A)
+    Ab[:, 2] += s
+    photo = _blur(cv2.warpAffine(norm, Ab, (P + 2 * s, P + 2 * s), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REFLECT), sig)
+    hidden = cv2.warpAffine(hide, Ab, (P + 2 * s, P + 2 * s), flags=cv2.INTER_NEAREST)
+    art0 = _blur(_art(t.tile, t.rot, P, art_dir, appearance, ART_OVERSAMPLE), sig)
+    log0 = np.log(art0 + cfg.chroma_eps)
+    found: list[tuple[TileType, int, tuple[float, float] | None]] = []
+    for u, r in twins:
+        art1 = _blur(_art(u, r, P, art_dir, appearance, ART_OVERSAMPLE), sig)
+        d = np.log(art1 + cfg.chroma_eps) - log0
+        differ = (np.sqrt((d * d).sum(axis=-1)) > cfg.twin_diff) & inner
+        if differ.sum() < cfg.twin_min_px:
+            found.append((u, r, None))
+            continue
+        ys, xs = np.nonzero(differ)
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        # Every drift of the photo within s pixels at once: (2s+1, 2s+1, h, w) windows.
+        win = np.ascontiguousarray(sliding_window_view(
+            photo[y0:y1 + 2 * s, x0:x1 + 2 * s], (y1 - y0, x1 - x0, 3))[:, :, 0])
+        vis = differ[y0:y1, x0:x1] & (sliding_window_view(hidden[y0:y1 + 2 * s, x0:x1 + 2 * s],
+                                                          (y1 - y0, x1 - x0)) == 0)
+        n = vis.sum(axis=(-1, -2))
+        if n[s, s] < cfg.twin_min_px:
+            found.append((u, r, None))
+            continue
+        ok = n >= max(cfg.twin_min_px, cfg.twin_keep * n[s, s])
+        mis = []
+        for art in (art0, art1):
+            res = np.minimum(_residual(win, np.ascontiguousarray(art[y0:y1, x0:x1]), close)[0], cfg.refit_cap)
+            mis.append(float(((res * vis).sum(axis=(-1, -2)) / np.maximum(n, 1))[ok].min()))
+        found.append((u, r, (mis[0], mis[1])))
     return found
 
 

@@ -545,7 +545,9 @@ def _settle_box(board: Board, tiles: Any, figs: Any, catalog: Catalog) -> None:
     twin as its runner-up, the second look may have taken the wrong twin, and
     that runner-up is likelier than a clearly seen twin's elsewhere (the tile
     stage's first read is no runner-up, so a twin the second look put right is
-    not turned back).  Where none does, the board is left as read (the copy
+    not turned back).  The figure stage has settled the twins it could
+    already, by their pictures (:func:`~scorer.vision.figures._settle_twins`).
+    Where none does, the board is left as read (the copy
     too many may be a tile read on the table beside the board, or the second
     look may be wrong; on the development photos, runners-up with other sides
     were wrong as often as right).  A runner-up of an expansion that no other
