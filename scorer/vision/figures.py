@@ -2069,8 +2069,8 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     Indian camp or wild horses, a Sheriff star).  A figure lying on that picture hides what tells them
     apart, and the tile stage grows what it hides round the figure and its
     shadow, so a sliver beside the figure is lost.  Here the figures are
-    known: the outlines of the solids read (``out.debug["solids"]``, drawn by
-    :func:`_render`, grown by ``twin_grow``) hide the pixels they cover.
+    known: the outlines of the solids read (``hide``: :func:`_figure_outlines`)
+    hide the pixels they cover.
     For each cell such an outline touches, the tile there is compared with
     each catalogue tile (another id) whose sides turned some way are the
     same: over the pixels where the two arts differ (``twin_diff``) and no
@@ -2105,12 +2105,15 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     Parameters
     ----------
     out : FigureReading
-        The figures read (``debug["solids"]``; ``meeples``, ``tents``,
-        ``sheriff`` and ``ore`` for their locations).
+        The figures read (``meeples``, ``tents``, ``sheriff`` and ``ore``
+        for their locations).
     tiles : dict (x, y) -> _Tile
         The registered tiles (after the second look, :func:`_refit`).
-    canvas, cam : _Canvas, Camera
-        The top-down picture and the camera recovered.
+    canvas : _Canvas
+        The top-down picture.
+    hide : (H, W) uint8 ndarray
+        The figures' outlines in it (:func:`_figure_outlines`, from
+        ``out.debug["solids"]``), 1 hidden.
     norm : (H, W, 3) float32 ndarray
         The light-corrected top-down photo, 0-255.
     candidates : list of TileType
@@ -2122,11 +2125,7 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     """
     P = canvas.px
     at = figure_locations(out)
-    # The catalogue grouped by the sides of each tile turned each way: a tile's twins share its sides.
-    by_sides: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
-    for u in candidates:
-        for r in range(4):
-            by_sides.setdefault(u.edge_signature(r), []).append((u, r))
+    by_sides = _by_sides(candidates)
     edge = int(round(cfg.border * P)) + 2
     inner = np.zeros((P, P), bool)
     inner[edge:P - edge, edge:P - edge] = True
@@ -2188,6 +2187,23 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapp
     none worse (a gain above nought only: 23 on the Gold Rush photos; any
     gain: 22, one photo worse).
 
+    Parameters
+    ----------
+    out : FigureReading
+        The figures read (their locations).
+    tiles : dict (x, y) -> _Tile
+        The registered tiles (after the second look and the twin check).
+    placements : dict (x, y) -> (TileType, int)
+        The tile stage's reading.
+    canvas : _Canvas
+        The top-down picture.
+    hide : (H, W) uint8 ndarray
+        The figures' outlines in it (:func:`_figure_outlines`), 1 hidden.
+    norm : (H, W, 3) float32 ndarray
+        The light-corrected top-down photo, 0-255.
+    candidates : list of TileType
+        The tiles a cell may hold (:func:`_candidate_tiles`).
+
     Returns
     -------
     dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin))
@@ -2199,10 +2215,7 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapp
     if not over:
         return {}
     at = figure_locations(out)
-    by_sides: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
-    for u in candidates:
-        for r in range(4):
-            by_sides.setdefault(u.edge_signature(r), []).append((u, r))
+    by_sides = _by_sides(candidates)
     found: dict[Cell, tuple[TileType, int, tuple[float, float]]] = {}
     gains: dict[Cell, list[tuple[float, TileType, int, tuple[float, float]]]] = {}
     for tid in over:
@@ -2228,6 +2241,15 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapp
             held[tid] -= 1
             held[u.id] += 1
     return found
+
+
+def _by_sides(candidates: Sequence[TileType]) -> dict[tuple[str, ...], list[tuple[TileType, int]]]:
+    """The catalogue grouped by the sides of each tile turned each way (sides -> [(tile, rot)]): a tile's twins share its sides."""
+    out: dict[tuple[str, ...], list[tuple[TileType, int]]] = {}
+    for u in candidates:
+        for r in range(4):
+            out.setdefault(u.edge_signature(r), []).append((u, r))
+    return out
 
 
 def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: FigureConfig) -> np.ndarray | None:
