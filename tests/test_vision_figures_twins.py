@@ -97,7 +97,7 @@ def test_a_tile_added_by_the_second_look_stays_added(tmp_path, monkeypatch):
         for c, v in out.tiles.items():
             if v.get("added") and tiles[c].tile.id in ("SH1", "SH2"):
                 other = CATALOG["SH2" if tiles[c].tile.id == "SH1" else "SH1"]
-                found[c] = {"tile": other, "rot": tiles[c].rot, "misfit": 0.01, "misfit_read": 0.2}
+                found[c] = (other, tiles[c].rot, (0.2, 0.01))  # (misfit of the tile read, of the twin)
         return found
 
     monkeypatch.setattr(figures, "_recheck_twins", also_added)

@@ -2014,30 +2014,23 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
         owner[part.uv[:, 1].astype(int), part.uv[:, 0].astype(int)] = k + 1
     _classify(cands, tiles, canvas, cam, cfg, game, allowed, norm, res, owner, out, {} if adopt_tiles else placements,
               exp=exp)
-    hide = _figure_outlines(out, canvas, cam, cfg) if game in (*cfg.twin_check, *cfg.box_check) else None
-    if hide is not None and game in cfg.twin_check:
-        for c, f in _recheck_twins(out, tiles, canvas, hide, norm, candidates, cfg, art_dir, appearance).items():
-            tiles[c] = _Tile(c, f["tile"], f["rot"], tiles[c].A, tiles[c].score)
-            if c in out.tiles:
-                # Read again or added by the second look: that entry (its misfits, "added") stands, with the twin.
-                out.tiles[c].update(tile=f["tile"].id, rot=f["rot"], twin=True)
-            else:
-                out.tiles[c] = {"tile": f["tile"].id, "rot": f["rot"], "misfit": f["misfit"],
-                                "misfit_read": f["misfit_read"], "twin": True}
-    if game in cfg.box_check:
+    hide = _figure_outlines(out, canvas, cam, cfg) if game in cfg.twin_check else None
+    if hide is not None:
+        for c, (u, r, mis) in _recheck_twins(out, tiles, canvas, hide, norm, candidates, cfg, art_dir,
+                                             appearance).items():
+            _take_twin(out, tiles, c, u, r, mis)
+    over = _beyond_box(tiles, placements) if game in cfg.box_check else []
+    if over:
         if hide is None:
-            hide = np.zeros(canvas.shape, np.uint8)
-        for c, (u, r, mis) in _settle_twins(out, tiles, placements, canvas, hide, norm, candidates, cfg, art_dir,
+            hide = _figure_outlines(out, canvas, cam, cfg)
+        for c, (u, r, mis) in _settle_twins(out, tiles, over, canvas, hide, norm, candidates, cfg, art_dir,
                                             appearance).items():
-            tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
-            if c in placements and placements[c][0].id == u.id and placements[c][1] == r and c in out.tiles \
-                    and not out.tiles[c].get("added"):
+            if c in out.tiles and not out.tiles[c].get("added") and c in placements \
+                    and (placements[c][0].id, placements[c][1]) == (u.id, r):
+                tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
                 del out.tiles[c]  # back to the tile stage's reading
-            elif c in out.tiles:
-                out.tiles[c].update(tile=u.id, rot=r, twin=True)
             else:
-                out.tiles[c] = {"tile": u.id, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4),
-                                "twin": True}
+                _take_twin(out, tiles, c, u, r, mis)
     crowded = _crowded_cells(out, cfg)
     if crowded:
         log.debug("figures: cells %s hold more than %d figures of one colour: read as the table", crowded,
@@ -2121,8 +2114,10 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
 
     Returns
     -------
-    dict cell -> {"tile": TileType, "rot": int, "misfit": float, "misfit_read": float}
+    dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin))
     """
+    if not hide.any():
+        return {}
     P = canvas.px
     at = figure_locations(out)
     by_sides = _by_sides(candidates)
@@ -2135,9 +2130,7 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
         Ai = cv2.invertAffineTransform(t.A)
         if not cv2.warpAffine(hide, Ai, (P, P), flags=cv2.INTER_NEAREST)[inner].any():
             continue
-        here = t.tile.turned(t.rot)
-        twins = [(u, r) for u, r in by_sides.get(t.tile.edge_signature(t.rot), ()) if u.id != t.tile.id
-                 and held[u.id] < u.count and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
+        twins = [(u, r) for u, r in _twins_of(t, by_sides, at.get(c, ())) if held[u.id] < u.count]
         if not twins:
             continue
         best = None
@@ -2151,14 +2144,13 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
             _, u, r, mis = best
             log.debug("figures: twin check at %s: %s rot %d explains the pixels the figures leave better than "
                       "%s rot %d (misfit %.3f against %.3f)", c, u.id, r, t.tile.id, t.rot, mis[1], mis[0])
-            found[c] = {"tile": u, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4)}
+            found[c] = (u, r, mis)
             held[t.tile.id] -= 1
             held[u.id] += 1
     return found
 
 
-def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapping[Cell, tuple[TileType, int]],
-                  canvas: _Canvas, hide: np.ndarray, norm: np.ndarray, candidates: Sequence[TileType],
+def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], over: Sequence[tuple[str, int]], canvas: _Canvas, hide: np.ndarray, norm: np.ndarray, candidates: Sequence[TileType],
                   cfg: FigureConfig, art_dir: Any, appearance: Any
                   ) -> dict[Cell, tuple[TileType, int, tuple[float, float]]]:
     """Which copy of a tile held more often than the box holds is a twin: the one whose picture says so.
@@ -2194,8 +2186,9 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapp
         The figures read (their locations).
     tiles : dict (x, y) -> _Tile
         The registered tiles (after the second look and the twin check).
-    placements : dict (x, y) -> (TileType, int)
-        The tile stage's reading.
+    over : list of (str, int)
+        The tiles held beyond the box and how many copies each may keep
+        (:func:`_beyond_box`).
     canvas : _Canvas
         The top-down picture.
     hide : (H, W) uint8 ndarray
@@ -2210,34 +2203,27 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], placements: Mapp
     dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin))
     """
     held = Counter(t.tile.id for t in tiles.values())
-    first = Counter(t.id for t, _r in placements.values())
-    count = {t.tile.id: t.tile.count for t in tiles.values()}
-    over = sorted(tid for tid, n in held.items() if n > max(count[tid], first[tid]))
-    if not over:
-        return {}
     at = figure_locations(out)
     by_sides = _by_sides(candidates)
     found: dict[Cell, tuple[TileType, int, tuple[float, float]]] = {}
     gains: dict[Cell, list[tuple[float, TileType, int, tuple[float, float]]]] = {}
-    for tid in over:
+    for tid, most in over:
         cells = [c for c, t in tiles.items() if t.tile.id == tid]
         for c in cells:
             t = tiles[c]
-            here = t.tile.turned(t.rot)
-            twins = [(u, r) for u, r in by_sides.get(t.tile.edge_signature(t.rot), ()) if u.id != tid
-                     and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at.get(c, ()))]
             gains[c] = [(mis[0] - mis[1], u, r, mis)
-                        for u, r, mis in _twin_misfits(t, twins, hide, canvas, norm, cfg, art_dir, appearance)
+                        for u, r, mis in _twin_misfits(t, _twins_of(t, by_sides, at.get(c, ())), hide, canvas, norm,
+                                                       cfg, art_dir, appearance)
                         if mis is not None]
-        while held[tid] > max(count[tid], first[tid]):
+        while held[tid] > most:
             best = max(((g, c, u, r, mis) for c in cells if c not in found for g, u, r, mis in gains[c]
                         if held[u.id] < u.count), key=lambda x: x[0], default=None)
             if best is None or best[0] <= cfg.box_gain_min:
                 break
             g, c, u, r, mis = best
-            log.debug("figures: %s held %d times, the box holds %d: %s rot %d at %s explains the pixels the "
-                      "figures leave better than the others (misfit %.3f against %.3f)", tid, held[tid],
-                      count[tid], u.id, r, c, mis[1], mis[0])
+            log.debug("figures: %s held %d times, %d may stay: %s rot %d at %s explains the pixels the "
+                      "figures leave better than the others (misfit %.3f against %.3f)", tid, held[tid], most,
+                      u.id, r, c, mis[1], mis[0])
             found[c] = (u, r, mis)
             held[tid] -= 1
             held[u.id] += 1
@@ -2253,19 +2239,55 @@ def _by_sides(candidates: Sequence[TileType]) -> dict[tuple[str, ...], list[tupl
     return out
 
 
-def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: FigureConfig) -> np.ndarray | None:
-    """The pixels of the top-down picture that the figures read hide: (H, W) uint8, 1 hidden; None when none.
+def _beyond_box(tiles: Mapping[Cell, _Tile], placements: Mapping[Cell, tuple[TileType, int]]
+                ) -> list[tuple[str, int]]:
+    """The tiles held more often than both the box and the tile stage's reading: (id, copies they may keep), sorted.
+
+    No tile is on the table more often than the box holds (``rules.md``, tile
+    catalogues); a tile the tile stage itself read beyond it (a user's second
+    box) keeps those copies.
+    """
+    held = Counter(t.tile.id for t in tiles.values())
+    first = Counter(t.id for t, _r in placements.values())
+    count = {t.tile.id: t.tile.count for t in tiles.values()}
+    return sorted((tid, max(count[tid], first[tid])) for tid, n in held.items() if n > max(count[tid], first[tid]))
+
+
+def _twins_of(t: _Tile, by_sides: Mapping[tuple[str, ...], list[tuple[TileType, int]]], at: Sequence[str]
+              ) -> list[tuple[TileType, int]]:
+    """The twins of the tile read at ``t``: other tiles with its sides turned some way (``by_sides``:
+    :func:`_by_sides`) on which every figure location ``at`` of the cell is a feature of the same kind."""
+    here = t.tile.turned(t.rot)
+    return [(u, r) for u, r in by_sides.get(t.tile.edge_signature(t.rot), ()) if u.id != t.tile.id
+            and all(u.turned(r).kind_at(a) == here.kind_at(a) for a in at)]
+
+
+def _take_twin(out: FigureReading, tiles: dict[Cell, _Tile], c: Cell, u: TileType, r: int,
+               mis: tuple[float, float]) -> None:
+    """Put twin ``u`` turned ``r`` on cell ``c`` of ``tiles`` and report it in ``out.tiles`` (``"twin": True``).
+
+    A cell the second look read again or added keeps that entry (its misfits,
+    ``"added"``) with the twin; ``mis`` is (misfit of the tile read, of the twin).
+    """
+    tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
+    if c in out.tiles:
+        out.tiles[c].update(tile=u.id, rot=r, twin=True)
+    else:
+        out.tiles[c] = {"tile": u.id, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4),
+                        "twin": True}
+
+
+def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: FigureConfig) -> np.ndarray:
+    """The pixels of the top-down picture that the figures read hide: (H, W) uint8, 1 hidden (none: all 0).
 
     The outlines of the solids read (``out.debug["solids"]``: solid, stack
     count, yaw step, foot), drawn by :func:`_render` in a window round each
     foot and grown by ``twin_grow`` (their edges, a shadow's start).
     """
-    solids = out.debug.get("solids") or []
-    if not solids:
-        return None
     P = canvas.px
     H, W = canvas.shape
     hide = np.zeros((H, W), np.uint8)
+    solids = out.debug.get("solids") or []
     reach = int(1.5 * P)  # a solid's outline lies within this of its foot (a tall stack leaning away)
     for solid, count, yaw, foot in solids:
         fu, fv = np.round(canvas.to_canvas(foot[None])[0]).astype(int)
@@ -2274,7 +2296,7 @@ def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: Figu
             hide[y0:y1, x0:x1] |= _render(solid, count, yaw, foot, cam, canvas, np.array([x0, y0], np.float64),
                                           (y1 - y0, x1 - x0), cfg.lattice_mm)
     if not hide.any():
-        return None
+        return hide
     g = max(1, int(round(cfg.twin_grow * P)))
     return cv2.dilate(hide, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
 
