@@ -12,8 +12,11 @@ photos with ``NAME.jpg.truth.json``), the figure stage
   the figures of photos whose tiles could not be read count as missed.
 
 It prints pooled figure precision, recall, colour and location, gold and
-ore counts per cell, the figure errors by kind, and the seconds the figure
-stage took per photo, and can dump every reading for inspection.
+ore counts per cell, the figure errors by kind, the tiles wrong as the tile
+stage read them (``tiles_wrong_read``) and once the figure stage's second look
+and twin checks changed them (``tiles_wrong_after``; the board's box settling,
+which needs the tile stage's runners-up, not applied), and the seconds the
+figure stage took per photo, and can dump every reading for inspection.
 
 Usage::
 
@@ -201,6 +204,13 @@ def main(argv=None) -> int:
                     tc = (c[0] + off[0], c[1] + off[1])
                     tt = truth.tiles.get(tc)
                     tot[mode]["tiles_wrong_read"] += int(tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)))
+                wrong_after = []
+                for c, (t, r) in placements.items():
+                    tc = (c[0] + off[0], c[1] + off[1])
+                    tt = truth.tiles.get(tc)
+                    if tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)):
+                        wrong_after.append((tc[0], tc[1], f"{tt.tile.id} rot {tt.rot}", f"{t.id} rot {r}"))
+                tot[mode]["tiles_wrong_after"] += len(wrong_after)
                 for e in cmp.figure_errors:
                     tag = e["error"] + " " + e["kind"]
                     if e["error"] == "wrong":
@@ -209,7 +219,8 @@ def main(argv=None) -> int:
                     errs[mode][tag] += 1
                 row = {"photo": f"{Path(folder).name}/{photo.name}", "mode": mode, "seconds": round(dt, 3),
                        "offset": list(off), **{k: getattr(cmp, k) for k in KEYS},
-                       "figure_errors": cmp.figure_errors, "token_errors": cmp.token_errors}
+                       "figure_errors": cmp.figure_errors, "token_errors": cmp.token_errors,
+                       "tile_errors_after": wrong_after}
                 rows.append(row)
                 if not args.quiet:
                     print(f"{row['photo']:24s} {mode:4s} T{cmp.figures_truth:3d} P{cmp.figures_pred:3d} "

@@ -50,15 +50,21 @@ def test_cowboy_against_an_ore_stack_is_cut_out(merged_scene):
     """Given a black cowboy and one ore token on GR06's mountain that read as one dark candidate
     of about 200 mm^2, when ore_cut_mm2 = 200, then both cowboys, the one tent and both stacks are
     read; with the cut off (0) the cowboy on (0, 0) is missed and the tent and stacks are unchanged.
-    Measured with ore_cut_ore inf: the cowboy part cut off here has an ore decision logit of 3.8, and
-    with the default ore_cut_ore (1.2) it is read with the stack, as with the cut off (a cost of that
-    option, which on 900 development photos removed 9 extra figures for 3 cowboys missed)."""
-    meeples, tents, ore = _figures(merged_scene, 200.0, ore_cut_ore=math.inf)
+    Measured with the part the stack's outline fits best taken for the stack (ore_cut_pick "fit") and
+    ore_cut_ore inf: the cowboy part cut off here has an ore decision logit of 3.8, above the token's
+    2.2, and with ore_cut_ore 1.2 it is read with the stack, as with the cut off (a cost of that
+    option, which on 900 development photos removed 9 extra figures for 3 cowboys missed).  With the
+    part the ore decision is surest of taken for the stack (the default, "logit"), that is the cowboy's
+    part here, and the cut leaves beside it too little for a cowboy: the cowboy is missed however
+    high ore_cut_ore is."""
+    meeples, tents, ore = _figures(merged_scene, 200.0, ore_cut_pick="fit", ore_cut_ore=math.inf)
     assert meeples == [("black", 0, 0, "W"), ("black", 1, 1, "S")]
     assert tents == [("black", 1, 0, "N")]
     assert ore == [(0, 0), (1, 1)]
-    for options in ({"ore_cut_ore": math.inf}, {}):
-        meeples, tents, ore = _figures(merged_scene, 0.0 if options else 200.0, **options)
+    for cut, options in ((0.0, {"ore_cut_pick": "fit", "ore_cut_ore": math.inf}),
+                         (200.0, {"ore_cut_pick": "fit", "ore_cut_ore": 1.2}),
+                         (200.0, {"ore_cut_ore": math.inf}), (200.0, {})):
+        meeples, tents, ore = _figures(merged_scene, cut, **options)
         assert meeples == [("black", 1, 1, "S")]
         assert tents == [("black", 1, 0, "N")]
         assert ore == [(0, 0), (1, 1)]

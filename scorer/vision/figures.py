@@ -238,6 +238,7 @@ class FigureConfig:
     twin_shift: float = 0.0625  # drift searched for each art over the pixels compared (a printed picture's place on its tile), tile units
     twin_min_px: int = 12  # least differing pixels (of a px-pixel tile) left visible to compare two twins
     twin_keep: float = 0.7  # ... and a drift counts only where it leaves at least this share of them visible
+    twin_prior: float = 2.0  # where the figures hide what tells a tile from its twin, the twin is taken when the copies of it not on the table elsewhere are more than this many times the tile read's (inf: off)
     twin_margin: float = 0.05  # the twin replaces the tile where its misfit there (capped residual, as refit_cap) is lower by more than this
     max_misfit: float = 0.45  # a cell no catalogue tile explains better than this holds no tile figures can be read on
     ore_sure: float = 2.0  # ore decision logit above which a black candidate is only tried as an ore stack
@@ -282,7 +283,8 @@ class FigureConfig:
     ore_cut_count_fit: float = 0.65  # ... and the cut stands only when the figure part's best figure outline correlation is at least this ...
     ore_cut_count_slack: float = 0.16  # ... and at most this below the whole candidate's stack outline correlation (stack of m plus a cowboy explains it about as well as one stack of n)
     ore_cut_count_mm2: float = 200.0  # ... tried only on candidates at least this large (larger than one low stack alone), mm^2 on the table
-    ore_cut_ore: float = 1.2  # a candidate cut at its waist (ore_cut_mm2, ore_cut_fit, ore_cut_count) is read cut only when the ore decision logit of the figure part is at most this (above: the part is the stack's shadow or dark side; inf: off)
+    ore_cut_pick: str = "logit"  # the part of a candidate cut at its waist taken for the stack: the one the ore decision takes for a stack most surely ("logit") or the one the stack's outline fits best ("fit": a cowboy's part fits a low stack's outline well too)
+    ore_cut_ore: float = -2.0  # a candidate cut at its waist (ore_cut_mm2, ore_cut_fit, ore_cut_count) is read cut only when the ore decision logit of the figure part is at most this (above: the part is the stack's shadow or dark side; inf: off)
     hidden_mm2: float = 8.0  # Gold Rush: pixels of one player colour (or the Sheriff's gold) at least this large around an ore stack, not explained by the art, are a cowboy (the Sheriff) the stack hides (0: off), mm^2 on the table
     hidden_reach: float = 0.12  # ... pixels within this of the stack's pixels count, tile units
     hidden_colour: float = 0.3  # ... pixels at most this far from the colour (colour.distances) and nearer it than any other figure colour count
@@ -2076,7 +2078,20 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     stands on a feature of the same kind on it, and the tiles read hold
     fewer copies of the twin than the box (``rules.md``, tile catalogues: a
     twin beyond them would make the board take back another copy, often a
-    right one).  The procedural arts are
+    right one).  Where the figures hide what tells the tile read from a
+    twin (:func:`_twin_misfits` gives ``()``) and no twin wins by its
+    picture, the tile drawn was any copy not on the table elsewhere: the
+    twin with the most such copies is taken when they are more than
+    ``twin_prior`` times the tile read's (the board's counts as read,
+    this cell left out, once the twins seen are taken; ``rules.md``, tile
+    catalogues), its share of the two reported as ``share``; a tile read
+    beyond the box is left to :func:`_settle_twins`.  On 400 Gold Rush
+    development photos read from the tile stage's tiles (seeds 9951001,
+    9957001, 9958001), tiles wrong after the figure stage 59 -> 56 (4 camp /
+    wild horses tiles mended, 1 broken: a star tile SH5 under a figure taken
+    for one of the GR16); twice as many copies enough (2 against 1): 54 (6
+    mended, 1 broken), and photo 48 of seed 9926001 broken (SH5 again); any
+    majority, taken cell by cell: 56 (9 mended, 6 broken).  The procedural arts are
     drawn :data:`ART_OVERSAMPLE` times larger and shrunk, as a photo sees a
     print (drawn at 64 pixels a horse's legs are bolder than in a photo, and
     the comparison favoured the camp).
@@ -2114,7 +2129,9 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
 
     Returns
     -------
-    dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin))
+    dict cell -> (TileType, rot, (misfit of the tile read, misfit of the twin) or share)
+        ``share`` (float, 0-1): the twin's share of the copies of the two not
+        on the table elsewhere, where the figures hide what tells them apart.
     """
     if not hide.any():
         return {}
@@ -2126,6 +2143,7 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     inner[edge:P - edge, edge:P - edge] = True
     found: dict[Cell, dict[str, Any]] = {}
     held = Counter(t.tile.id for t in tiles.values())  # no tile is on the table more often than the box holds
+    unseen: list[tuple[Cell, _Tile, list[tuple[TileType, int]]]] = []
     for c, t in tiles.items():
         Ai = cv2.invertAffineTransform(t.A)
         if not cv2.warpAffine(hide, Ai, (P, P), flags=cv2.INTER_NEAREST)[inner].any():
@@ -2134,8 +2152,13 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
         if not twins:
             continue
         best = None
+        hidden = []
         for u, r, mis in _twin_misfits(t, twins, hide, canvas, norm, cfg, art_dir, appearance):
-            if mis is None:
+            log.debug("figures: twin check at %s: %s rot %d against %s rot %d: %s", c, t.tile.id, t.rot, u.id, r,
+                      "hidden" if mis == () else mis)
+            if mis == ():
+                hidden.append((u, r))
+            if not mis:
                 continue
             gain = mis[0] - mis[1]
             if gain > cfg.twin_margin and (best is None or gain > best[0]):
@@ -2145,6 +2168,23 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
             log.debug("figures: twin check at %s: %s rot %d explains the pixels the figures leave better than "
                       "%s rot %d (misfit %.3f against %.3f)", c, u.id, r, t.tile.id, t.rot, mis[1], mis[0])
             found[c] = (u, r, mis)
+            held[t.tile.id] -= 1
+            held[u.id] += 1
+        elif hidden:
+            unseen.append((c, t, hidden))
+    if not math.isfinite(cfg.twin_prior):
+        return found
+    # Nothing seen tells them apart: the tile drawn was any copy not on the table elsewhere, so
+    # the twin with more such copies is the likelier (once the pictures seen have settled theirs;
+    # a tile read beyond the box is left to the settling by the pictures, _settle_twins).
+    for c, t, hidden in unseen:
+        left = {u.id: u.count - held[u.id] for u, _ in hidden} | {t.tile.id: t.tile.count - held[t.tile.id] + 1}
+        u, r = max(hidden, key=lambda ur: left[ur[0].id])
+        if left[t.tile.id] >= 1 and left[u.id] > cfg.twin_prior * left[t.tile.id]:
+            log.debug("figures: twin check at %s: the figures hide what tells %s from %s; %d copies of the twin "
+                      "are not on the table elsewhere, %d of the tile read", c, t.tile.id, u.id, left[u.id],
+                      left[t.tile.id])
+            found[c] = (u, r, round(left[u.id] / (left[u.id] + left[t.tile.id]), 3))
             held[t.tile.id] -= 1
             held[u.id] += 1
     return found
@@ -2214,7 +2254,7 @@ def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], over: Sequence[t
             gains[c] = [(mis[0] - mis[1], u, r, mis)
                         for u, r, mis in _twin_misfits(t, _twins_of(t, by_sides, at.get(c, ())), hide, canvas, norm,
                                                        cfg, art_dir, appearance)
-                        if mis is not None]
+                        if mis]
         while held[tid] > most:
             best = max(((g, c, u, r, mis) for c in cells if c not in found for g, u, r, mis in gains[c]
                         if held[u.id] < u.count), key=lambda x: x[0], default=None)
@@ -2263,15 +2303,19 @@ def _twins_of(t: _Tile, by_sides: Mapping[tuple[str, ...], list[tuple[TileType, 
 
 
 def _take_twin(out: FigureReading, tiles: dict[Cell, _Tile], c: Cell, u: TileType, r: int,
-               mis: tuple[float, float]) -> None:
+               mis: tuple[float, float] | float) -> None:
     """Put twin ``u`` turned ``r`` on cell ``c`` of ``tiles`` and report it in ``out.tiles`` (``"twin": True``).
 
     A cell the second look read again or added keeps that entry (its misfits,
-    ``"added"``) with the twin; ``mis`` is (misfit of the tile read, of the twin).
+    ``"added"``) with the twin; ``mis`` is (misfit of the tile read, of the twin),
+    or where the figures hide what tells them apart the twin's share (0-1) of the
+    copies of the two not on the table elsewhere (``"hidden": True``, ``"share"``).
     """
     tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
     if c in out.tiles:
         out.tiles[c].update(tile=u.id, rot=r, twin=True)
+    elif isinstance(mis, float):
+        out.tiles[c] = {"tile": u.id, "rot": r, "twin": True, "hidden": True, "share": mis}
     else:
         out.tiles[c] = {"tile": u.id, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4),
                         "twin": True}
@@ -2314,8 +2358,9 @@ def _twin_misfits(t: _Tile, twins: Sequence[tuple[TileType, int]], hide: np.ndar
     pixel capped at ``refit_cap``) at its best drift within ``twin_shift``
     (a drift leaving fewer than ``twin_keep`` of those pixels visible does
     not count).  Returns ``(tile, rot, (misfit of t's tile, misfit of the
-    twin))`` per twin, or ``(tile, rot, None)`` where fewer than
-    ``twin_min_px`` differing pixels (of a ``canvas.px``-pixel tile) are
+    twin))`` per twin, ``(tile, rot, None)`` where the two arts differ in
+    fewer than ``twin_min_px`` pixels (of a ``canvas.px``-pixel tile), or
+    ``(tile, rot, ())`` where the figures leave fewer than that many of them
     visible: nothing seen tells the two apart.
     """
     from numpy.lib.stride_tricks import sliding_window_view
@@ -2351,7 +2396,7 @@ def _twin_misfits(t: _Tile, twins: Sequence[tuple[TileType, int]], hide: np.ndar
                                                           (y1 - y0, x1 - x0)) == 0)
         n = vis.sum(axis=(-1, -2))
         if n[s, s] < cfg.twin_min_px:
-            found.append((u, r, None))
+            found.append((u, r, ()))
             continue
         ok = n >= max(cfg.twin_min_px, cfg.twin_keep * n[s, s])
         mis = []
@@ -2870,7 +2915,13 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     split cut at the waist (:func:`_ore_cut`) stands only when the ore decision of the
     part cut off is at most ``ore_cut_ore``: a part that still reads as a stack is
     the stack's shadow or dark side (on 900 Gold Rush development photos with true
-    tiles: 9 fewer extra figures, 3 more missed, figure errors 240 -> 231).  A
+    tiles: 9 fewer extra figures, 3 more missed, figure errors 240 -> 231).  Once
+    the stack is the part the ore decision is surest of (``ore_cut_pick``), the
+    part cut off is the one least like a stack, and a stack alone cut in two
+    still gives one a cowboy's outline fits: it must then be clearly no stack
+    (``ore_cut_ore`` -2; on 400 Gold Rush development photos read from the tile
+    stage's tiles, the figure parts of stacks alone reached -1.8, those of
+    cowboys -2.6 and below).  A
     candidate of a colour no player has (one ``--players`` leaves out) is a figure only
     within ``off_colour_distance`` of a player colour (a grey one where the game
     has no grey figures, within ``off_grey_distance``), and none at all when it
@@ -3850,11 +3901,16 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     A taller stack's outline covers a figure standing against a small stack,
     so :func:`_ore_remainder` finds nothing left over.  The candidate is then
     cut across its long axis where it is narrowest (the waist between two
-    touching solids, within the middle half of its length); the part the ore
-    stack's outline fits better is matched alone (the other part's pixels
-    lent to no one), and the part of ``b`` outside that stack's outline
+    touching solids, within the middle half of its length); each part is
+    matched alone (the other part's pixels lent to no one), and the part of
+    ``b`` outside the stack's outline fitted to the part taken for the stack
     (:func:`_ore_remainder`) is returned, or the other part when nothing is
-    left outside.  ``None`` when either part is smaller than
+    left outside.  The part taken for the stack is the one the ore decision
+    (:func:`_stack_logit`) is surest of (``ore_cut_pick = "logit"``), or the
+    one the stack's outline fits best (``"fit"``): a cowboy's part fits the
+    outline of a stack of three or four tokens well too, often better than
+    the stack's own part, a single token whose outline from above a tent's
+    fits as well.  ``None`` when either part is smaller than
     ``ore_split_mm2`` or the part returned is smaller than
     ``ore_cut_part_mm2`` (most of a cowboy; ``part_mm2`` when given).  Whether the cut stands is
     decided by reading both parts (:func:`_classify`).
@@ -3893,19 +3949,28 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
             part.info["_id"] = int(saved[0])
             owner[rows, cols] = saved
             owner[rows[~m], cols[~m]] = np.iinfo(np.int32).max  # the other part: no one's to match
-            mt = _match_shapes(part, norm, res, owner, cam, canvas, cfg, game).get("ore")
-            fits.append(mt)
+            fits.append(_match_shapes(part, norm, res, owner, cam, canvas, cfg, game))
     finally:
         owner[rows, cols] = saved
-    scored = [(mt["score"], i) for i, mt in enumerate(fits) if mt is not None]
+    scored = [(found["ore"]["score"] if cfg.ore_cut_pick == "fit" else _stack_logit(part, found), i)
+              for i, (part, found) in enumerate(zip(parts, fits)) if "ore" in found]
     if not scored:
         return None
     i = max(scored)[1]
+    fits = [found.get("ore") for found in fits]
     rest = _ore_remainder(b, fits[i], cam, canvas, cfg)
     rest = rest if rest is not None else parts[1 - i]
     if len(rest.uv) * pix_mm2 < (cfg.ore_cut_part_mm2 if part_mm2 is None else part_mm2):
         return None  # too small for a figure beside the stack: the stack's own side (a tall stack, two stacks)
     return rest
+
+
+def _stack_logit(part: _Blob, found: Mapping[str, Mapping[str, Any]]) -> float:
+    """The ore decision's logit (:func:`_decide`; positive: a stack) for a part of a cut candidate
+    (:func:`_ore_cut`), measured (``part.info``: :func:`_measure`, :func:`_read_colour`), with
+    ``found`` its outline matches (:func:`_match_shapes`: solid -> {"score": correlation, ...})."""
+    sh = {k: float(v["score"]) for k, v in found.items()}
+    return _decide("ore", _decision_features(dict(part.info), sh))
 
 
 def _lean_back(foot: np.ndarray, cell: Cell, loc: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas, cam: Camera,

@@ -486,8 +486,12 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
         if look is not None and look["tile"] in catalog and not same:
             # Read again by the figure stage, where the art of the tile first read
             # left much of the cell unexplained: that reading becomes the runner-up.
+            # A twin taken where the figures hide what tells the two apart is as likely as its share
+            # of the copies not on the table elsewhere (figures._recheck_twins).
+            sure = (look["share"] if look.get("hidden")
+                    else max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)))
             extra = _replaced(r.tile_id, r.rot, round(float(r.confidence), 3), r.alternatives, look["tile"],
-                              look["rot"], max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)), "reread")
+                              look["rot"], sure, "reread")
             tile, rot = catalog[look["tile"]], int(look["rot"])
         if (x, y) in unreadable:
             # No catalogue tile explains the cell's picture (the table, a hand): kept, as the least sure.
