@@ -3957,8 +3957,7 @@ def _ore_cut(b: _Blob, norm: np.ndarray, res: np.ndarray, owner: np.ndarray, cam
     if not scored:
         return None
     i = max(scored)[1]
-    fits = [found.get("ore") for found in fits]
-    rest = _ore_remainder(b, fits[i], cam, canvas, cfg)
+    rest = _ore_remainder(b, fits[i]["ore"], cam, canvas, cfg)
     rest = rest if rest is not None else parts[1 - i]
     if len(rest.uv) * pix_mm2 < (cfg.ore_cut_part_mm2 if part_mm2 is None else part_mm2):
         return None  # too small for a figure beside the stack: the stack's own side (a tall stack, two stacks)
