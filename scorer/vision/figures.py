@@ -2057,7 +2057,7 @@ def read_figures(rgb: np.ndarray, grid: Grid, placements: Mapping[Cell, tuple[Ti
 
 def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas, hide: np.ndarray,
                    norm: np.ndarray, candidates: Sequence[TileType], cfg: FigureConfig, art_dir: Any,
-                   appearance: Any) -> dict[Cell, dict[str, Any]]:
+                   appearance: Any) -> dict[Cell, tuple[TileType, int, tuple[float, float] | float]]:
     """Cells whose tile a twin explains clearly better where the figures found on it leave them apart.
 
     Twins are tiles with the same sides that differ in a small picture (an
@@ -2141,7 +2141,7 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     edge = int(round(cfg.border * P)) + 2
     inner = np.zeros((P, P), bool)
     inner[edge:P - edge, edge:P - edge] = True
-    found: dict[Cell, dict[str, Any]] = {}
+    found: dict[Cell, tuple[TileType, int, tuple[float, float] | float]] = {}
     held = Counter(t.tile.id for t in tiles.values())  # no tile is on the table more often than the box holds
     unseen: list[tuple[Cell, _Tile, list[tuple[TileType, int]]]] = []
     for c, t in tiles.items():
@@ -2190,9 +2190,9 @@ def _recheck_twins(out: FigureReading, tiles: dict[Cell, _Tile], canvas: _Canvas
     return found
 
 
-def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], over: Sequence[tuple[str, int]], canvas: _Canvas, hide: np.ndarray, norm: np.ndarray, candidates: Sequence[TileType],
-                  cfg: FigureConfig, art_dir: Any, appearance: Any
-                  ) -> dict[Cell, tuple[TileType, int, tuple[float, float]]]:
+def _settle_twins(out: FigureReading, tiles: dict[Cell, _Tile], over: Sequence[tuple[str, int]], canvas: _Canvas,
+                  hide: np.ndarray, norm: np.ndarray, candidates: Sequence[TileType], cfg: FigureConfig,
+                  art_dir: Any, appearance: Any) -> dict[Cell, tuple[TileType, int, tuple[float, float]]]:
     """Which copy of a tile held more often than the box holds is a twin: the one whose picture says so.
 
     No tile is on the table more often than the box holds (``rules.md``, tile
@@ -2347,7 +2347,7 @@ def _figure_outlines(out: FigureReading, canvas: _Canvas, cam: Camera, cfg: Figu
 
 def _twin_misfits(t: _Tile, twins: Sequence[tuple[TileType, int]], hide: np.ndarray, canvas: _Canvas,
                   norm: np.ndarray, cfg: FigureConfig, art_dir: Any, appearance: Any
-                  ) -> list[tuple[TileType, int, tuple[float, float] | None]]:
+                  ) -> list[tuple[TileType, int, tuple[float, float] | tuple[()] | None]]:
     """How well the tile registered at ``t`` and each of ``twins`` explain the pixels where the two differ.
 
     For each twin (tile, rot): over the pixels where the two arts (drawn
@@ -2379,7 +2379,7 @@ def _twin_misfits(t: _Tile, twins: Sequence[tuple[TileType, int]], hide: np.ndar
     hidden = cv2.warpAffine(hide, Ab, (P + 2 * s, P + 2 * s), flags=cv2.INTER_NEAREST)
     art0 = _blur(_art(t.tile, t.rot, P, art_dir, appearance, ART_OVERSAMPLE), sig)
     log0 = np.log(art0 + cfg.chroma_eps)
-    found: list[tuple[TileType, int, tuple[float, float] | None]] = []
+    found: list[tuple[TileType, int, tuple[float, float] | tuple[()] | None]] = []
     for u, r in twins:
         art1 = _blur(_art(u, r, P, art_dir, appearance, ART_OVERSAMPLE), sig)
         d = np.log(art1 + cfg.chroma_eps) - log0
