@@ -2789,7 +2789,12 @@ def _load_second_order() -> dict[str, tuple[np.ndarray, float]]:
 #: (fitted on 200 other photos).  The ore decision and the tent decision (all colours but
 #: black) were refitted so too, of second order and on 1600 photos: fewer candidates misread
 #: (70 against 89, 75 against 80), but on 200 fresh photos (seed 9931001) tents and cowboys
-#: were swapped more often, and those two refits were taken out again.
+#: were swapped more often, and those two refits were taken out again.  The ore decision
+#: was refitted once more with the blob's outline cues (:data:`_BLOB_SHAPE`) added, of
+#: second order, on 300 photos (seeds 9960201 and 9960202): on 400 development photos
+#: (seeds 9951001, 9957001, 9958001) its candidates were misread 22 times against 34, but
+#: the figures read wrong were 111 against 112 (``ore_sure`` 4: 112; ``ore_demote`` 3:
+#: 114), and it was not taken.
 SECOND_ORDER: dict[str, tuple[np.ndarray, float]] = _load_second_order()
 
 
