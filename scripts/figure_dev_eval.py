@@ -70,6 +70,18 @@ def true_grid(truth_json: dict, shape: tuple[int, int]) -> Grid:
     return Grid(Hn, (h, w), k1=k1)
 
 
+def wrong_tiles(placements: dict, truth: Board, off: tuple[int, int]) -> list[tuple[int, int, str, str]]:
+    """The cells of ``placements`` ((x, y) -> (TileType, rot)) that hold another tile in ``truth``, moved by
+    ``off``: (truth x, truth y, "TILE rot R" of the truth, of the reading) each."""
+    wrong = []
+    for c, (t, r) in placements.items():
+        tc = (c[0] + off[0], c[1] + off[1])
+        tt = truth.tiles.get(tc)
+        if tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)):
+            wrong.append((tc[0], tc[1], f"{tt.tile.id} rot {tt.rot}", f"{t.id} rot {r}"))
+    return wrong
+
+
 def apply_sets(cfg, items: list[str]) -> None:
     """Override thresholds of a vision configuration from ``STAGE.KEY=VALUE`` items (JSON values)."""
     for item in items:
@@ -200,16 +212,8 @@ def main(argv=None) -> int:
                     now = tt is not None and f["tile"] in cat and same_tile(tt, Placement(tc[0], tc[1], cat[f["tile"]], f["rot"]))
                     tot[mode]["refit_" + ("fixed" if now and not was else "broke" if was and not now
                                           else "same_right" if now else "still_wrong")] += 1
-                for c, (t, r) in read_placements.items():
-                    tc = (c[0] + off[0], c[1] + off[1])
-                    tt = truth.tiles.get(tc)
-                    tot[mode]["tiles_wrong_read"] += int(tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)))
-                wrong_after = []
-                for c, (t, r) in placements.items():
-                    tc = (c[0] + off[0], c[1] + off[1])
-                    tt = truth.tiles.get(tc)
-                    if tt is not None and not same_tile(tt, Placement(tc[0], tc[1], t, r)):
-                        wrong_after.append((tc[0], tc[1], f"{tt.tile.id} rot {tt.rot}", f"{t.id} rot {r}"))
+                tot[mode]["tiles_wrong_read"] += len(wrong_tiles(read_placements, truth, off))
+                wrong_after = wrong_tiles(placements, truth, off)
                 tot[mode]["tiles_wrong_after"] += len(wrong_after)
                 for e in cmp.figure_errors:
                     tag = e["error"] + " " + e["kind"]

@@ -2309,13 +2309,13 @@ def _take_twin(out: FigureReading, tiles: dict[Cell, _Tile], c: Cell, u: TileTyp
     A cell the second look read again or added keeps that entry (its misfits,
     ``"added"``) with the twin; ``mis`` is (misfit of the tile read, of the twin),
     or where the figures hide what tells them apart the twin's share (0-1) of the
-    copies of the two not on the table elsewhere (``"hidden": True``, ``"share"``).
+    copies of the two not on the table elsewhere (reported as ``"share"``).
     """
     tiles[c] = _Tile(c, u, r, tiles[c].A, tiles[c].score)
     if c in out.tiles:
         out.tiles[c].update(tile=u.id, rot=r, twin=True)
     elif isinstance(mis, float):
-        out.tiles[c] = {"tile": u.id, "rot": r, "twin": True, "hidden": True, "share": mis}
+        out.tiles[c] = {"tile": u.id, "rot": r, "twin": True, "share": mis}
     else:
         out.tiles[c] = {"tile": u.id, "rot": r, "misfit": round(mis[1], 4), "misfit_read": round(mis[0], 4),
                         "twin": True}

@@ -488,7 +488,7 @@ def _assemble(game: str, expansions: list[str], catalog: Catalog, tiles: Any, fi
             # left much of the cell unexplained: that reading becomes the runner-up.
             # A twin taken where the figures hide what tells the two apart is as likely as its share
             # of the copies not on the table elsewhere (figures._recheck_twins).
-            sure = (look["share"] if look.get("hidden")
+            sure = (look["share"] if "share" in look
                     else max(0.0, 1.0 - look["misfit"] / max(look["misfit_read"], 1e-6)))
             extra = _replaced(r.tile_id, r.rot, round(float(r.confidence), 3), r.alternatives, look["tile"],
                               look["rot"], sure, "reread")
