@@ -88,7 +88,9 @@ One public entry, :func:`read_figures`; helpers below in pipeline order:
    are read together, among ``players`` when given.  Rules bound the reading:
    one Sheriff (the likeliest; one surely of his gold before pale ones, which
    may be nuggets of the art: :func:`_sheriff_gold`), one tent per colour
-   (seed 000).
+   (seed 000); in Gold Rush one cowboy a tile (:func:`_one_cowboy`) and at
+   most four of a colour on the tiles (:func:`_cap_cowboys`), the others read
+   as a tent or an ore stack where a mountain spot takes one.
 10. **locations**: the foot is taken into its own tile (through the tile's
     registration) and to the nearest spot, among the locations of the features
     the figure may stand on (farmers: fields and prairies; followers and
@@ -296,6 +298,8 @@ class FigureConfig:
     tent_demote_near: float = 0.1  # ... while a standing cowboy's foot lies within this of his location is that cowboy, tile units
     tent_demote_logit: float = 3.0  # ... see tent_demote_far
     ore_from_nuggets: bool = True  # Gold Rush: an ore stack's count is settled with its mountain's nugget symbols (scorer.vision.ore; off: the count seen)
+    one_cowboy: bool = True  # Gold Rush: of several cowboys read on one tile, the others are a tent, an ore stack or nothing (one cowboy a tile, seed 000; off: all kept)
+    max_cowboys: int = 4  # Gold Rush: most cowboys of one colour on the tiles (five a player, one on the score track; seed 000); of more read, the likeliest tent (none of the colour read) or ore stack (black) is read so (0: off)
 
 
 @dataclass
@@ -3195,6 +3199,19 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
     if game == "goldrush" and _demote_far_tents(rows, tiles, canvas, given, cfg):
         # The player of a tent read as a cowboy may have his tent among his other cowboys.
         _promote_tents(rows, players, colour_of, tiles, canvas, given, cfg)
+    if game == "goldrush" and cfg.one_cowboy:
+        gone = _one_cowboy(rows, players, colour_of, tiles, canvas, given, cfg)
+        if gone:
+            for i in sorted(gone):
+                info = rows[i][0].info
+                info["why"] = "a second cowboy on its tile"
+                out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
+            keep = [i for i in range(len(rows)) if i not in gone]
+            colour_of = {n: colour_of[i] for n, i in enumerate(keep) if i in colour_of}
+            players = [n for n, i in enumerate(keep) if i in set(players)]
+            rows = [rows[i] for i in keep]
+    if game == "goldrush" and cfg.max_cowboys > 0:
+        _cap_cowboys(rows, players, colour_of, tiles, canvas, given, cfg)
     gold: dict[Cell, dict[str, Any]] = {}
     fits: list[float] = []  # each follower's best outline correlation, as out.meeples
     for i, (b, kind, t, frac, loc, mt) in enumerate(rows):
@@ -3532,6 +3549,127 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         best[col] = (z, i, (b, "tent", t, frac, loc, mt))
     for _, i, row in best.values():
         rows[i] = row
+
+
+def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any],
+                 tiles: dict[Cell, _Tile], canvas: _Canvas, given: Mapping[Cell, tuple[TileType, int]],
+                 cfg: FigureConfig) -> int:
+    """Read as a tent or an ore stack the cowboys of a colour beyond the most a player has on the tiles.
+
+    A Gold Rush player has five cowboys, one of them on the score track, and one
+    tent (seed 000, "Příprava hry"; ``rules.md`` section 6): at most
+    ``max_cowboys`` (4) of a colour stand on the tiles.  While more are read,
+    the one likeliest something else is read so: where no tent of the colour is
+    read, the cowboy whose tent decision logit is highest (:func:`_tent_logit`)
+    may be the tent; a black one whose ore decision logit is highest
+    (:func:`_roles`) may be an ore stack; the higher of the two logits wins,
+    and only where a mountain spot of the tile read takes that solid's foot
+    (within ``max_spot_distance``).  A colour with no such candidate left keeps
+    its cowboys.  ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location,
+    match)``) is changed in place.
+
+    Returns
+    -------
+    int
+        How many cowboys were read as something else.
+    """
+    changed = 0
+    for col in sorted({colour_of[i].colour for i in players}):
+        while True:
+            cowboys = [i for i in players if colour_of[i].colour == col and rows[i][1] in ("meeple", "farmer")]
+            if len(cowboys) <= cfg.max_cowboys:
+                break
+            best = _likeliest_not_cowboy(rows, cowboys, players, colour_of, tiles, canvas, given, cfg)
+            if best is None:
+                break
+            z, i, row = best
+            log.debug("figures: %d %s cowboys read, at most %d on the tiles: the one at %s read as %s (logit %.2f)",
+                      len(cowboys), col, cfg.max_cowboys, rows[i][2].cell, row[1], z)
+            rows[i] = row
+            changed += 1
+    return changed
+
+
+def _likeliest_not_cowboy(rows: list[tuple], cowboys: Sequence[int], players: Sequence[int],
+                          colour_of: Mapping[int, Any], tiles: dict[Cell, _Tile], canvas: _Canvas,
+                          given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig
+                          ) -> tuple[float, int, tuple] | None:
+    """Of the cowboys ``cowboys`` (indices into ``rows``), the one likeliest a tent or an ore stack.
+
+    A tent only where no tent of the cowboy's colour is read (one a player), an
+    ore stack only for a black one, and only where the solid's foot lies within
+    ``max_spot_distance`` of a mountain spot of the tile read.  A tent whose
+    foot lies no farther from the tent's own spot than the cowboy's foot from
+    his location goes first (the outlines of the two solids from above are
+    nearly alike, but a cowboy stands on his feature's spot and a tent on its
+    own; see :func:`_demote_far_tents`); then the decision logit of the solid
+    (:func:`_roles`) ranks them.  Returns ``(logit, index, new row)`` or
+    ``None`` when none can be read so.
+    """
+    tents = {colour_of[i].colour for i in players if rows[i][1] == "tent"}
+    best = None
+    for i in cowboys:
+        b = rows[i][0]
+        info = b.info
+        logits = info.get("_logits", {})
+        options = [] if colour_of[i].colour in tents else [("tent", logits.get("tent"))]
+        if info.get("class") == "black":
+            options.append(("ore", logits.get("ore")))
+        for kind, z in options:
+            mt = info.get("_matches", {}).get(kind)
+            if z is None or mt is None:
+                continue
+            at = _locate_foot(mt["foot"], kind, tiles, canvas, given, cfg)
+            if at is None or at[2] is None or at[2][3] > cfg.max_spot_distance:
+                continue
+            rank = (kind == "tent" and at[2][3] <= rows[i][4][3], z)
+            if best is None or rank > best[0]:
+                best = (rank, i, (b, kind, *at, mt))
+    return None if best is None else (best[0][1], best[1], best[2])
+
+
+def _one_cowboy(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any],
+                tiles: dict[Cell, _Tile], canvas: _Canvas, given: Mapping[Cell, tuple[TileType, int]],
+                cfg: FigureConfig) -> set[int]:
+    """One cowboy a tile: of two or more read on one, the others are a tent, an ore stack or nothing.
+
+    A cowboy is placed only on the tile just placed, one a turn (seed 000,
+    "2a. Umístění figurky kovboje"; ``rules.md`` section 6), so a tile holds at
+    most one; tents and ore stacks may share it.  While a tile (one read with at
+    most ``max_cell_followers`` cowboys: more is the table, see
+    :func:`_crowded_cells`) holds two or more, the one likeliest a tent or an
+    ore stack (:func:`_likeliest_not_cowboy`) is read so; where none can be,
+    all but the one whose outline fits a cowboy best are a figure's shade or
+    shadow.  ``rows`` is changed in place.
+
+    Returns
+    -------
+    set of int
+        Indices into ``rows`` of the cowboys that are no figure (to drop).
+    """
+    cells: dict[Cell, list[int]] = {}
+    for i in players:
+        if rows[i][1] in ("meeple", "farmer"):
+            cells.setdefault(rows[i][2].cell, []).append(i)
+    drop: set[int] = set()
+    for cell, idx in sorted(cells.items()):
+        if len(idx) > cfg.max_cell_followers:
+            continue
+        while len(idx) >= 2:
+            best = _likeliest_not_cowboy(rows, idx, players, colour_of, tiles, canvas, given, cfg)
+            if best is None:
+                fit = {i: max(rows[i][0].info["shapes"].get("meeple", 0.0), rows[i][0].info["shapes"].get("farmer", 0.0))
+                       for i in idx}
+                keep = max(idx, key=lambda i: fit[i])
+                log.debug("figures: %d cowboys read on %s, one a tile: only the best fitting kept", len(idx), cell)
+                drop.update(i for i in idx if i != keep)
+                break
+            z, i, row = best
+            log.debug("figures: %d cowboys read on %s, one a tile: the %s one read as %s (logit %.2f)",
+                      len(idx), cell, colour_of[i].colour, row[1], z)
+            rows[i] = row
+            idx.remove(i)
+    return drop
 
 
 def _demote_far_tents(rows: list[tuple], tiles: dict[Cell, _Tile], canvas: _Canvas,
