@@ -86,10 +86,11 @@ def test_two_cowboys_that_can_be_nothing_else_keep_the_best_outline(board):
 
 
 def test_a_fifth_black_cowboy_is_the_ore_stack_a_spot_takes(board):
-    """Given five black cowboys (one a tile is not checked here) and a black tent read, the one whose
-    ore decision logit is highest among those whose stack outline lies on a mountain's stack spot
-    (-2.0; one at -1.0 lies off the tiles' spots) is read as an ore stack; with max_cowboys 5 all
-    five stay cowboys."""
+    """Given five black cowboys and a black tent read (on one tile here: the table check is set
+    aside with max_colour_figures and max_cell_followers 9), the one whose ore decision logit is
+    highest among those whose stack outline lies on a mountain's stack spot (-2.0; one at -1.0
+    lies off the tiles' spots) is read as an ore stack; with max_cowboys 5 all five stay cowboys;
+    with the table check as shipped, the cell is the table's and all stay."""
     canvas, tiles, given = board
     at_tent, _, at_ore = _feet()
     far = np.array([1.5, 0.5])  # the middle of GR01: prairie and rail, no mountain
@@ -102,12 +103,14 @@ def test_a_fifth_black_cowboy_is_the_ore_stack_a_spot_takes(board):
         return out
 
     colours = _colours(["black"] * 6)
+    loose = {"max_colour_figures": 9, "max_cell_followers": 9}
     got = rows()
-    assert _cap_cowboys(got, list(range(6)), colours, tiles, canvas, given, FigureConfig()) == 1
+    assert _cap_cowboys(got, list(range(6)), colours, tiles, canvas, given, FigureConfig(**loose)) == 1
     assert [r[1] for r in got] == ["tent", "meeple", "ore", "meeple", "meeple", "meeple"]
-    got = rows()
-    assert _cap_cowboys(got, list(range(6)), colours, tiles, canvas, given, FigureConfig(max_cowboys=5)) == 0
-    assert [r[1] for r in got] == ["tent"] + ["meeple"] * 5
+    for cfg in (FigureConfig(max_cowboys=5, **loose), FigureConfig()):
+        got = rows()
+        assert _cap_cowboys(got, list(range(6)), colours, tiles, canvas, given, cfg) == 0
+        assert [r[1] for r in got] == ["tent"] + ["meeple"] * 5
 
 
 @pytest.mark.parametrize("photo, before", [

@@ -3565,8 +3565,9 @@ def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[i
     (:func:`_roles`) may be an ore stack; the higher of the two logits wins,
     and only where a mountain spot of the tile read takes that solid's foot
     (within ``max_spot_distance``).  A colour with no such candidate left keeps
-    its cowboys.  ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location,
-    match)``) is changed in place.
+    its cowboys, and so do cells read with more figures than a tile holds
+    (:func:`_crowded_rows`: the table).  ``rows`` (``_classify``'s ``(blob,
+    kind, tile, frac, location, match)``) is changed in place.
 
     Returns
     -------
@@ -3574,12 +3575,14 @@ def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[i
         How many cowboys were read as something else.
     """
     changed = 0
+    crowded = _crowded_rows(rows, players, colour_of, cfg)
     for col in sorted({colour_of[i].colour for i in players}):
         while True:
             cowboys = [i for i in players if colour_of[i].colour == col and rows[i][1] in ("meeple", "farmer")]
             if len(cowboys) <= cfg.max_cowboys:
                 break
-            best = _likeliest_not_cowboy(rows, cowboys, players, colour_of, tiles, canvas, given, cfg)
+            best = _likeliest_not_cowboy(rows, [i for i in cowboys if rows[i][2].cell not in crowded], players,
+                                         colour_of, tiles, canvas, given, cfg)
             if best is None:
                 break
             z, i, row = best
@@ -3588,6 +3591,27 @@ def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[i
             rows[i] = row
             changed += 1
     return changed
+
+
+def _crowded_rows(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any],
+                  cfg: FigureConfig) -> set[Cell]:
+    """Cells of ``rows`` read with more figures than a tile holds, as :func:`_crowded_cells` counts them.
+
+    More than ``max_colour_figures`` cowboys and tents of one colour, or more
+    than ``max_cell_followers`` cowboys of any colour: a patterned table whose
+    cells were taken for figures.  ``players`` index the rows of player figures,
+    ``colour_of`` their colours.
+    """
+    count: Counter = Counter()
+    followers: Counter = Counter()
+    for i in players:
+        cell = rows[i][2].cell
+        if rows[i][1] in ("meeple", "farmer", "tent"):
+            count[cell, colour_of[i].colour] += 1
+        if rows[i][1] in ("meeple", "farmer"):
+            followers[cell] += 1
+    return ({c for (c, _), n in count.items() if n > cfg.max_colour_figures}
+            | {c for c, n in followers.items() if n > cfg.max_cell_followers})
 
 
 def _likeliest_not_cowboy(rows: list[tuple], cowboys: Sequence[int], players: Sequence[int],
@@ -3635,12 +3659,13 @@ def _one_cowboy(rows: list[tuple], players: Sequence[int], colour_of: Mapping[in
 
     A cowboy is placed only on the tile just placed, one a turn (seed 000,
     "2a. Umístění figurky kovboje"; ``rules.md`` section 6), so a tile holds at
-    most one; tents and ore stacks may share it.  While a tile (one read with at
-    most ``max_cell_followers`` cowboys: more is the table, see
-    :func:`_crowded_cells`) holds two or more, the one likeliest a tent or an
-    ore stack (:func:`_likeliest_not_cowboy`) is read so; where none can be,
-    all but the one whose outline fits a cowboy best are a figure's shade or
-    shadow.  ``rows`` is changed in place.
+    most one; tents and ore stacks may share it.  While a tile holds two or
+    more, the one likeliest a tent or an ore stack
+    (:func:`_likeliest_not_cowboy`) is read so; where none can be, all but the
+    one whose outline fits a cowboy best are a figure's shade or shadow.
+    Cells read with more figures than even a misread leaves
+    (:func:`_crowded_rows`) are left as they are: they show the table, and
+    :func:`_crowded_cells` drops them whole.  ``rows`` is changed in place.
 
     Returns
     -------
@@ -3648,13 +3673,12 @@ def _one_cowboy(rows: list[tuple], players: Sequence[int], colour_of: Mapping[in
         Indices into ``rows`` of the cowboys that are no figure (to drop).
     """
     cells: dict[Cell, list[int]] = {}
+    crowded = _crowded_rows(rows, players, colour_of, cfg)
     for i in players:
-        if rows[i][1] in ("meeple", "farmer"):
+        if rows[i][1] in ("meeple", "farmer") and rows[i][2].cell not in crowded:
             cells.setdefault(rows[i][2].cell, []).append(i)
     drop: set[int] = set()
     for cell, idx in sorted(cells.items()):
-        if len(idx) > cfg.max_cell_followers:
-            continue
         while len(idx) >= 2:
             best = _likeliest_not_cowboy(rows, idx, players, colour_of, tiles, canvas, given, cfg)
             if best is None:
