@@ -1,5 +1,6 @@
 """One cowboy a tile, four of a colour on the tiles (:func:`scorer.vision.figures._one_cowboy`,
-:func:`scorer.vision.figures._cap_cowboys`).
+:func:`scorer.vision.figures._cap_cowboys`), and of two tents of a colour the one on a tent's spot
+(:func:`scorer.vision.figures._on_tent_spot`).
 
 A Gold Rush cowboy goes only on the tile just placed, one a turn, and a player has
 five, one on the score track (seed 000).  Hand-made rows of the figure stage
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 from helpers import config_with, read_generated
-from scorer.vision.figures import FigureConfig, _cap_cowboys, _locate, _one_cowboy, _spot
+from scorer.vision.figures import FigureConfig, _cap_cowboys, _locate, _on_tent_spot, _one_cowboy, _spot
 from test_vision_figures_det3 import two_tiles
 
 
@@ -113,6 +114,26 @@ def test_a_fifth_black_cowboy_is_the_ore_stack_a_spot_takes(board):
         assert [r[1] for r in got] == ["tent"] + ["meeple"] * 5
 
 
+def test_a_tent_on_the_tent_spot_rather_than_a_cowboy_spot(board):
+    """A tent row on GR10 whose tent outline's foot lies on the tent's spot (location distance 0.0)
+    while its standing cowboy outline's foot lies 0.2 off the cowboy's spot stands on a tent's
+    spot; one whose tent foot is 0.25 from the tent's spot while its cowboy foot is on the cowboy's
+    spot does not."""
+    canvas, tiles, given = board
+    at_tent, at_cowboy, _ = _feet()
+    cfg = FigureConfig()
+
+    def tent_row(distance, body_foot):
+        row = _row(tiles, (0, 0), "meeple", tent=5.0, tent_foot=at_tent, distance=distance)
+        row[0].info["_matches"]["meeple"]["foot"] = np.asarray(body_foot, dtype=np.float64)
+        return (row[0], "tent", *row[2:])
+
+    off = at_cowboy + np.array([0.2, 0.0])
+    assert _locate(off, given[(0, 0)][0], 0, "meeple", cfg)[3] > 0.1
+    assert _on_tent_spot(tent_row(0.0, off), tiles, canvas, given, cfg)
+    assert not _on_tent_spot(tent_row(0.25, at_cowboy), tiles, canvas, given, cfg)
+
+
 @pytest.mark.parametrize("photo, before", [
     # Two black cowboys read on one tile (one an ore stack) and six black cowboys, one of them the
     # black tent, whose player had no tent read.
@@ -129,3 +150,19 @@ def test_photos_read_right_with_the_rules(tmp_path, photo, before):
 
     assert errors() == []
     assert errors(config_with("figures", one_cowboy=False, max_cowboys=0)) == before
+
+
+def test_of_two_yellow_tents_the_one_on_its_spot_stays(tmp_path):
+    """Photo 0 of seed 9960401: a yellow cowboy at E of (7, 0) and the yellow tent at S of (9, 6) are
+    both read as tents (logits 6.7 and 5.9); the cowboy's foot lies nearer a cowboy's spot and the
+    tent's nearer the tent's, so the tent stays one and the cowboy is a cowboy (the black cowboy
+    at C of (10, 5) stays missed, for another reason); with tent_keep_spot off the higher logit
+    keeps the tent."""
+    def errors(cfg=None):
+        cmp = read_generated(tmp_path, "goldrush", ["sheriff"], 9960401, 0, cfg)
+        return sorted((e["error"], e["kind"], e["x"], e["y"]) for e in cmp.figure_errors)
+
+    assert errors() == [("missed", "meeple", 10, 5)]
+    assert errors(config_with("figures", tent_keep_spot=False)) == [
+        ("extra", "meeple", 9, 6), ("extra", "tent", 7, 0), ("missed", "meeple", 7, 0), ("missed", "meeple", 10, 5),
+        ("missed", "tent", 9, 6)]

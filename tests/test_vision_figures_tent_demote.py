@@ -70,11 +70,14 @@ def test_a_black_cowboy_and_the_black_tent_beside_him_are_told_apart(tmp_path):
     """Photo 140: a black cowboy at N of (1, 1) was read as the black tent (his tent logit 0.7),
     and the black tent at N of (0, 1) as a cowboy at E (only one tent a player).  Read as a
     cowboy, his player has no tent, and the other is promoted to it: both right.  With
-    tent_demote_far 0 both are wrong."""
+    tent_demote_far 0 both are wrong (with the cowboy rules off too, the tent is also read as a
+    cowboy; with them, that second cowboy on its tile is read as an ore stack)."""
     def errors(cfg=None):
         cmp = read_generated(tmp_path, "goldrush", ["sheriff"], 9946001, 140, cfg)
         return sorted((e["error"], e["kind"], e["x"], e["y"]) for e in cmp.figure_errors)
 
     assert errors() == []
-    assert errors(config_with("figures", tent_demote_far=0.0)) == [
+    assert errors(config_with("figures", tent_demote_far=0.0, one_cowboy=False, max_cowboys=0)) == [
         ("extra", "meeple", 0, 1), ("extra", "tent", 1, 1), ("missed", "meeple", 1, 1), ("missed", "tent", 0, 1)]
+    assert errors(config_with("figures", tent_demote_far=0.0)) == [
+        ("extra", "tent", 1, 1), ("missed", "meeple", 1, 1), ("missed", "tent", 0, 1)]

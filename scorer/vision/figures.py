@@ -298,6 +298,7 @@ class FigureConfig:
     tent_demote_near: float = 0.1  # ... while a standing cowboy's foot lies within this of his location is that cowboy, tile units
     tent_demote_logit: float = 3.0  # ... see tent_demote_far
     ore_from_nuggets: bool = True  # Gold Rush: an ore stack's count is settled with its mountain's nugget symbols (scorer.vision.ore; off: the count seen)
+    tent_keep_spot: bool = True  # of two tents read of one colour, one standing nearer the tent's spot than a cowboy's goes before the tent decision's logit (off: the logit alone)
     one_cowboy: bool = True  # Gold Rush: of several cowboys read on one tile, the others are a tent, an ore stack or nothing (one cowboy a tile, seed 000; off: all kept)
     max_cowboys: int = 4  # Gold Rush: most cowboys of one colour on the tiles (five a player, one on the score track; seed 000); of more read, the likeliest tent (none of the colour read) or ore stack (black) is read so (0: off)
 
@@ -3187,8 +3188,10 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
             tents.setdefault(colour_of[i].colour, []).append(i)
     for col, idx in tents.items():
         if len(idx) > 1:
-            # A part cut from an ore candidate (_ore_cut) shows a cut-short outline: a whole candidate goes first.
+            # A part cut from an ore candidate (_ore_cut) shows a cut-short outline: a whole candidate goes first;
+            # then (tent_keep_spot) one standing on the tent's own spot rather than a cowboy's.
             keep = max(idx, key=lambda i: (not rows[i][0].info.get("_cut", False),
+                                           cfg.tent_keep_spot and _on_tent_spot(rows[i], tiles, canvas, given, cfg),
                                            _tent_logit(rows[i][0].info,
                                                        _decision_features(rows[i][0].info, rows[i][0].info["shapes"]))))
             for i in idx:
@@ -3207,8 +3210,9 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                 info["why"] = "a second cowboy on its tile"
                 out.blobs.append({**_public(info), "kept": False, "why": info["why"]})
             keep = [i for i in range(len(rows)) if i not in gone]
+            was_player = set(players)
             colour_of = {n: colour_of[i] for n, i in enumerate(keep) if i in colour_of}
-            players = [n for n, i in enumerate(keep) if i in set(players)]
+            players = [n for n, i in enumerate(keep) if i in was_player]
             rows = [rows[i] for i in keep]
     if game == "goldrush" and cfg.max_cowboys > 0:
         _cap_cowboys(rows, players, colour_of, tiles, canvas, given, cfg)
@@ -3551,6 +3555,26 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         rows[i] = row
 
 
+def _on_tent_spot(row: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas,
+                  given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> bool:
+    """Whether a candidate read as a tent (a ``_classify`` row) stands nearer the tent's own spot than a cowboy's.
+
+    Its location's distance (the tent's foot to the tent's spot, tile units)
+    is no more than that of its standing or lying cowboy outline's foot to the
+    nearer of their locations on the tile read: the outlines of the two solids
+    from above are nearly alike, but a tent stands on its own spot and a cowboy
+    on his feature's (see :func:`_demote_far_tents`).
+    """
+    info = row[0].info
+    body = []
+    for kind in ("meeple", "farmer"):
+        mt = info.get("_matches", {}).get(kind)
+        at = None if mt is None else _locate_foot(mt["foot"], kind, tiles, canvas, given, cfg)
+        if at is not None and at[2] is not None:
+            body.append(at[2][3])
+    return not body or row[4][3] <= min(body)
+
+
 def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[int, Any],
                  tiles: dict[Cell, _Tile], canvas: _Canvas, given: Mapping[Cell, tuple[TileType, int]],
                  cfg: FigureConfig) -> int:
@@ -3559,15 +3583,13 @@ def _cap_cowboys(rows: list[tuple], players: Sequence[int], colour_of: Mapping[i
     A Gold Rush player has five cowboys, one of them on the score track, and one
     tent (seed 000, "Příprava hry"; ``rules.md`` section 6): at most
     ``max_cowboys`` (4) of a colour stand on the tiles.  While more are read,
-    the one likeliest something else is read so: where no tent of the colour is
-    read, the cowboy whose tent decision logit is highest (:func:`_tent_logit`)
-    may be the tent; a black one whose ore decision logit is highest
-    (:func:`_roles`) may be an ore stack; the higher of the two logits wins,
-    and only where a mountain spot of the tile read takes that solid's foot
-    (within ``max_spot_distance``).  A colour with no such candidate left keeps
-    its cowboys, and so do cells read with more figures than a tile holds
-    (:func:`_crowded_rows`: the table).  ``rows`` (``_classify``'s ``(blob,
-    kind, tile, frac, location, match)``) is changed in place.
+    the one likeliest something else (:func:`_likeliest_not_cowboy`: the
+    player's tent where none is read, an ore stack where it is black, each
+    only where a mountain spot of the tile read takes its foot) is read so.  A
+    colour with no such candidate left keeps its cowboys, and so do cells read
+    with more figures than a tile holds (:func:`_crowded_rows`: the table).
+    ``rows`` (``_classify``'s ``(blob, kind, tile, frac, location, match)``)
+    is changed in place.
 
     Returns
     -------
