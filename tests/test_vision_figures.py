@@ -282,11 +282,13 @@ def test_cell_showing_no_tile_is_unreadable(goldrush_scene):
 
 def test_tents_told_from_cowboys_of_their_colours():
     """Given four tents beside cowboys of their own colours (the black tent on the dark rock), when read,
-    then exactly the four tents and five cowboys are found, every colour and location right."""
+    then exactly the four tents and five cowboys are found, every colour and location right.  Two
+    cowboys share tile (2, 0), which a game never shows (one cowboy a tile, seed 000): the rule that
+    reads one of them as something else (``one_cowboy``) is off here."""
     result, grid = _scene(TENTS, seed=23)
     truth = result.truth
     placements = {c: (p.tile, p.rot) for c, p in truth.tiles.items()}
-    reading = read_figures(result.image, grid, placements, FigureConfig(), game="goldrush",
+    reading = read_figures(result.image, grid, placements, FigureConfig(one_cowboy=False), game="goldrush",
                            players=TENTS["players"])
     assert sorted((t["player"], t["x"], t["y"], t["at"]) for t in reading.tents) == [
         ("black", 0, 1, "W"), ("blue", 1, 0, "E"), ("red", 0, 0, "N"), ("yellow", 2, 1, "N")]

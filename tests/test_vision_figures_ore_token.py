@@ -40,7 +40,9 @@ def test_lone_ore_tokens_are_not_read_as_black_cowboys(tmp_path):
     assert sorted((m["x"], m["y"]) for m in on.meeples if m["player"] == "black") == truth_black
     assert {(o["x"], o["y"]) for o in on.ore if o["count"] == 1} >= singles
 
-    off = read_figures(rgb, grid, placements, dataclasses.replace(cfg, ore_demote=0.0), game="goldrush")
+    # Off: ore_demote 0, and the cowboy rules (one a tile, four of a colour) that now mend this too.
+    off = read_figures(rgb, grid, placements,
+                       dataclasses.replace(cfg, ore_demote=0.0, one_cowboy=False, max_cowboys=0), game="goldrush")
     black = sorted((m["x"], m["y"]) for m in off.meeples if m["player"] == "black")
     assert black == sorted(truth_black + [(4, 1), (8, 5)])
     assert not {(o["x"], o["y"]) for o in off.ore} & {(4, 1)}

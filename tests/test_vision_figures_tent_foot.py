@@ -35,9 +35,11 @@ def _figure_errors(photo: int, tmp_path, cfg=None) -> list[tuple[str, str, int, 
 def test_a_tent_beside_an_ore_stack_is_read_by_where_its_foot_stands(tmp_path):
     """Photo 102: the yellow tent at W of (2, 3) touches an ore stack; its outline fits a lying
     cowboy better (0.86 against 0.81 with the true tiles) and its tent logit is about -2.5, but its
-    foot stands on the tent's spot: read as the tent.  With tent_promote_near 0 it is a yellow cowboy lying at NL."""
+    foot stands on the tent's spot: read as the tent.  With tent_promote_near 0 (and the cowboy rules,
+    which now mend it too, off) it is a yellow cowboy lying at NL."""
     assert _figure_errors(102, tmp_path) == []
-    assert _figure_errors(102, tmp_path, config_with("figures", tent_promote_near=0.0)) == [
+    assert _figure_errors(102, tmp_path, config_with("figures", tent_promote_near=0.0, one_cowboy=False,
+                                                     max_cowboys=0)) == [
         ("extra", "meeple", 2, 3, "yellow", "NL"), ("missed", "tent", 2, 3, "yellow", "W")]
 
 

@@ -51,7 +51,9 @@ def test_a_tent_beside_a_cowboy_in_a_photo(tmp_path):
     seen = compare_boards(res.truth, read_photo_full(path, config=cfg).board)
     assert seen.tiles_right == seen.truth_tiles
     assert seen.figure_errors == []
-    off = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, tent_promote_spots=float("inf")))
+    # Off: tent_promote_spots, and the cowboy rules (one a tile, four of a colour) that now mend it too.
+    off = dataclasses.replace(cfg, figures=dataclasses.replace(cfg.figures, tent_promote_spots=float("inf"),
+                                                               one_cowboy=False, max_cowboys=0))
     missed = compare_boards(res.truth, read_photo_full(path, config=off).board)
     assert sorted((e["error"], e["kind"], e["x"], e["y"]) for e in missed.figure_errors) == [
         ("extra", "meeple", 7, 3), ("missed", "tent", 7, 3)]
