@@ -133,7 +133,7 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -2430,16 +2430,21 @@ def _crowded_cells(out: FigureReading, cfg: FigureConfig) -> list[Cell]:
     list of (int, int)
         The cells, sorted.
     """
-    count: dict[tuple[int, int, str], int] = {}
-    for f in (*out.meeples, *out.tents):
-        key = (int(f["x"]), int(f["y"]), f["player"])
-        count[key] = count.get(key, 0) + 1
-    followers: dict[Cell, int] = {}
-    for f in out.meeples:
-        c = (int(f["x"]), int(f["y"]))
-        followers[c] = followers.get(c, 0) + 1
-    return sorted({(x, y) for (x, y, _p), n in count.items() if n > cfg.max_colour_figures}
-                  | {c for c, n in followers.items() if n > cfg.max_cell_followers})
+    return sorted(_crowded([((int(f["x"]), int(f["y"])), f["player"], True) for f in out.meeples]
+                           + [((int(f["x"]), int(f["y"])), f["player"], False) for f in out.tents], cfg))
+
+
+def _crowded(figures: Iterable[tuple[Cell, str, bool]], cfg: FigureConfig) -> set[Cell]:
+    """The cells of ``figures`` (``(cell, colour, follower?)`` each: a follower or cowboy, else a tent)
+    holding more than ``max_colour_figures`` figures of one colour or more than
+    ``max_cell_followers`` followers (:func:`_crowded_cells`)."""
+    count: Counter = Counter()
+    followers: Counter = Counter()
+    for cell, colour, follower in figures:
+        count[cell, colour] += 1
+        followers[cell] += follower
+    return ({c for (c, _), n in count.items() if n > cfg.max_colour_figures}
+            | {c for c, n in followers.items() if n > cfg.max_cell_followers})
 
 
 def _drop_cells(out: FigureReading, cells: Sequence[Cell]) -> None:
@@ -3232,7 +3237,7 @@ def _classify(cands: list[_Blob], tiles: dict[Cell, _Tile], canvas: _Canvas, cam
                                                    np.asarray(mt["foot"], dtype=np.float64)))
         if kind in ("meeple", "farmer"):
             ch = colour_of[i]
-            fits.append(max(info["shapes"].get("meeple", 0.0), info["shapes"].get("farmer", 0.0)))
+            fits.append(_cowboy_fit(info))
             out.meeples.append({"player": ch.colour, "x": x, "y": y, "at": at,
                                 "pose": "lying" if kind == "farmer" else "standing",
                                 "confidence": round(conf * ch.confidence * shape_conf, 3), "alternatives": alts,
@@ -3555,6 +3560,12 @@ def _promote_tents(rows: list[tuple], players: Sequence[int], colour_of: Mapping
         rows[i] = row
 
 
+def _cowboy_fit(info: Mapping[str, Any]) -> float:
+    """A candidate's best outline correlation as a follower or cowboy, standing or lying (0 without one)."""
+    sh = info.get("shapes", {})
+    return max(sh.get("meeple", 0.0), sh.get("farmer", 0.0))
+
+
 def _on_tent_spot(row: tuple, tiles: dict[Cell, _Tile], canvas: _Canvas,
                   given: Mapping[Cell, tuple[TileType, int]], cfg: FigureConfig) -> bool:
     """Whether a candidate read as a tent (a ``_classify`` row) stands nearer the tent's own spot than a cowboy's.
@@ -3624,16 +3635,8 @@ def _crowded_rows(rows: list[tuple], players: Sequence[int], colour_of: Mapping[
     cells were taken for figures.  ``players`` index the rows of player figures,
     ``colour_of`` their colours.
     """
-    count: Counter = Counter()
-    followers: Counter = Counter()
-    for i in players:
-        cell = rows[i][2].cell
-        if rows[i][1] in ("meeple", "farmer", "tent"):
-            count[cell, colour_of[i].colour] += 1
-        if rows[i][1] in ("meeple", "farmer"):
-            followers[cell] += 1
-    return ({c for (c, _), n in count.items() if n > cfg.max_colour_figures}
-            | {c for c, n in followers.items() if n > cfg.max_cell_followers})
+    return _crowded([(rows[i][2].cell, colour_of[i].colour, rows[i][1] != "tent") for i in players
+                     if rows[i][1] in ("meeple", "farmer", "tent")], cfg)
 
 
 def _likeliest_not_cowboy(rows: list[tuple], cowboys: Sequence[int], players: Sequence[int],
@@ -3704,9 +3707,7 @@ def _one_cowboy(rows: list[tuple], players: Sequence[int], colour_of: Mapping[in
         while len(idx) >= 2:
             best = _likeliest_not_cowboy(rows, idx, players, colour_of, tiles, canvas, given, cfg)
             if best is None:
-                fit = {i: max(rows[i][0].info["shapes"].get("meeple", 0.0), rows[i][0].info["shapes"].get("farmer", 0.0))
-                       for i in idx}
-                keep = max(idx, key=lambda i: fit[i])
+                keep = max(idx, key=lambda i: _cowboy_fit(rows[i][0].info))
                 log.debug("figures: %d cowboys read on %s, one a tile: only the best fitting kept", len(idx), cell)
                 drop.update(i for i in idx if i != keep)
                 break
